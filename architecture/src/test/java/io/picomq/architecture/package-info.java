@@ -1,0 +1,2 @@
+/** Rules about the shape of the code base that the build enforces. */
+package io.picomq.architecture;

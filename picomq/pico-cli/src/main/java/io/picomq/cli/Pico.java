@@ -1,0 +1,54 @@
+package io.picomq.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code pico} launcher's root command. */
+@Command(
+    name = "pico",
+    mixinStandardHelpOptions = true,
+    versionProvider = Pico.Version.class,
+    description = {
+      "PicoMQ: a durable, real-time stream server whose records live in object storage.",
+      "",
+      "The server and the client verbs are not part of this build yet; today pico reports",
+      "its version and this usage."
+    })
+public final class Pico implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+  }
+
+  /** Builds the command line; separate from {@link #main} so tests run it in-process. */
+  public static CommandLine commandLine() {
+    return new CommandLine(new Pico());
+  }
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** Reads the version Maven wrote into {@code version.properties}. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      Properties properties = new Properties();
+      try (InputStream in = Pico.class.getResourceAsStream("version.properties")) {
+        if (in != null) {
+          properties.load(in);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return new String[] {"pico " + properties.getProperty("version", "unknown")};
+    }
+  }
+}
