@@ -14,6 +14,10 @@ pico_select_jdk() {
     if [ -n "$major" ] && [ "$major" -ge 21 ] 2>/dev/null; then
       export JAVA_HOME="$candidate"
       export PATH="$JAVA_HOME/bin:$PATH"
+      # Maven's own Guava warns about sun.misc.Unsafe on JDK 24+; the warning is not ours.
+      if [ "$major" -ge 24 ]; then
+        export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+      fi
       return 0
     fi
   done

@@ -1,0 +1,48 @@
+package io.picomq.s3stream.api;
+
+import io.netty.buffer.ByteBuf;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * An open stream on its owner: offsets are assigned at append time and never change; a record is
+ * readable exactly when it is durable. Appends complete in offset order.
+ */
+public interface Stream {
+
+  long streamId();
+
+  /** The epoch this instance writes under. */
+  long epoch();
+
+  /** The first readable offset. */
+  long startOffset();
+
+  /** Every offset below this one is durable and readable. */
+  long confirmOffset();
+
+  /** The offset the next append will get. */
+  long nextOffset();
+
+  /**
+   * Appends {@code recordCount} records whose encoded form is {@code payload}. Does not take
+   * ownership of {@code payload}: the caller releases it once the future completes.
+   */
+  CompletableFuture<AppendOutcome> append(int recordCount, ByteBuf payload);
+
+  /**
+   * Reads batches covering {@code [startOffset, endOffset)}, stopping after about {@code maxBytes}.
+   * Fails with {@link IllegalArgumentException} for a range outside {@code [startOffset(),
+   * confirmOffset()]}.
+   */
+  CompletableFuture<FetchResult> fetch(
+      long startOffset, long endOffset, int maxBytes, ReadOptions options);
+
+  /** Makes offsets below {@code newStartOffset} unreadable and their storage collectable. */
+  CompletableFuture<Void> trim(long newStartOffset);
+
+  /** Flushes what was appended into objects, then closes the stream in the metadata plane. */
+  CompletableFuture<Void> close();
+
+  /** Closes the stream and deletes it with all of its data. */
+  CompletableFuture<Void> destroy();
+}

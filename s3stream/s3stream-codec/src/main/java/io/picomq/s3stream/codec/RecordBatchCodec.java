@@ -1,0 +1,131 @@
+package io.picomq.s3stream.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Encodes and decodes record batches (specification: {@code
+ * s3stream/specification/record-batch.md}).
+ *
+ * <p>A batch is encoded once, at append time, and that form is stored everywhere (WAL body, log
+ * cache, object data blocks), so {@link #readHeader} lets later stages inspect it in place.
+ *
+ * <p>What this format alone guarantees: it has no checksum. Decoding detects a wrong magic byte, a
+ * negative payload length and a length that runs past the available bytes; any other damage (a
+ * flipped bit in an id, an offset, the count or the payload) decodes to a different batch. The WAL
+ * record framing ({@link WalRecordCodec}) carries the CRC that covers an encoded batch on its way
+ * through the WAL.
+ */
+public final class RecordBatchCodec {
+
+  private RecordBatchCodec() {}
+
+  /**
+   * Encodes {@code batch} into a new buffer from {@code allocator}.
+   *
+   * @return a buffer holding exactly {@link RecordBatch#encodedSize()} readable bytes; the caller
+   *     owns it and releases it. The batch's payload is read without moving its reader index and is
+   *     not released.
+   */
+  public static ByteBuf encode(RecordBatch batch, ByteBufAllocator allocator) {
+    ByteBuf out = allocator.buffer(batch.encodedSize(), batch.encodedSize());
+    try {
+      encodeTo(batch, out);
+      return out;
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
+  }
+
+  /**
+   * Appends the encoding of {@code batch} to {@code out} at its writer index. Neither buffer is
+   * released; the batch's payload reader index does not move.
+   */
+  public static void encodeTo(RecordBatch batch, ByteBuf out) {
+    ByteBuf payload = batch.payload();
+    out.writeByte(RecordBatchHeader.MAGIC)
+        .writeLong(batch.streamId())
+        .writeLong(batch.epoch())
+        .writeLong(batch.baseOffset())
+        .writeInt(batch.count())
+        .writeInt(payload.readableBytes())
+        .writeBytes(payload, payload.readerIndex(), payload.readableBytes());
+  }
+
+  /**
+   * Decodes one batch at {@code buf}'s reader index and advances the reader index past it.
+   *
+   * @return a batch whose payload is a retained slice of {@code buf} (no copy): the caller releases
+   *     it (via {@link RecordBatch#release()}) independently of {@code buf}, which stays owned by
+   *     whoever owned it before.
+   * @throws CorruptDataException if the magic is unknown or the bytes are too few; {@code buf} is
+   *     then left unchanged
+   */
+  public static RecordBatch decode(ByteBuf buf) {
+    RecordBatchHeader header = readHeader(buf, buf.readerIndex());
+    ByteBuf payload =
+        buf.retainedSlice(buf.readerIndex() + RecordBatchHeader.SIZE, header.payloadLength());
+    buf.skipBytes(header.encodedSize());
+    return new RecordBatch(
+        header.streamId(), header.epoch(), header.baseOffset(), header.count(), payload);
+  }
+
+  /**
+   * Reads the header of the encoded batch starting at absolute {@code index} of {@code buf},
+   * without moving any index, and checks that the whole batch (header and payload) lies within the
+   * buffer's readable bytes.
+   *
+   * @throws CorruptDataException if the magic is unknown, the payload length is negative, or the
+   *     batch does not fit in {@code buf}'s readable bytes from {@code index}
+   * @throws IllegalArgumentException if {@code index} is before the reader index (a caller bug)
+   */
+  public static RecordBatchHeader readHeader(ByteBuf buf, int index) {
+    Objects.requireNonNull(buf, "buf");
+    if (index < buf.readerIndex()) {
+      throw new IllegalArgumentException(
+          "index " + index + " is before the reader index " + buf.readerIndex());
+    }
+    long available = (long) buf.writerIndex() - index;
+    if (available < RecordBatchHeader.SIZE) {
+      throw new CorruptDataException(
+          CorruptDataException.Reason.TRUNCATED,
+          "record batch header at index "
+              + index
+              + " needs "
+              + RecordBatchHeader.SIZE
+              + " bytes, readable "
+              + Math.max(0, available));
+    }
+    byte magic = buf.getByte(index);
+    if (magic != RecordBatchHeader.MAGIC) {
+      throw new CorruptDataException(
+          CorruptDataException.Reason.UNKNOWN_MAGIC,
+          String.format(Locale.ROOT, "record batch magic 0x%02x at index %d", magic & 0xFF, index));
+    }
+    int payloadLength = buf.getInt(index + 29);
+    if (payloadLength < 0) {
+      throw new CorruptDataException(
+          CorruptDataException.Reason.BAD_LENGTH,
+          "record batch payload length " + payloadLength + " at index " + index);
+    }
+    if (available - RecordBatchHeader.SIZE < payloadLength) {
+      throw new CorruptDataException(
+          CorruptDataException.Reason.TRUNCATED,
+          "record batch at index "
+              + index
+              + " announces "
+              + payloadLength
+              + " payload bytes, readable "
+              + (available - RecordBatchHeader.SIZE));
+    }
+    return new RecordBatchHeader(
+        buf.getLong(index + 1),
+        buf.getLong(index + 9),
+        buf.getLong(index + 17),
+        buf.getInt(index + 25),
+        payloadLength);
+  }
+}
