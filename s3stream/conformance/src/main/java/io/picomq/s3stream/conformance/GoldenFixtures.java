@@ -18,7 +18,7 @@ public final class GoldenFixtures {
 
   /** Every fixture family the engine pins. */
   public static List<FixtureSet> sets() {
-    return List.of();
+    return List.of(new CodecFixtures(), new WalObjectFixtures(), new ObjectFixtures());
   }
 
   /** Every fixture of every family, in a stable order. */
