@@ -1,0 +1,32 @@
+package io.picomq.s3stream.objectstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class RetryPolicyTest {
+
+  @Test
+  void backoffCeilingDoublesUpToTheMaximum() {
+    RetryPolicy policy = RetryPolicy.defaults();
+    long[] expectedMillis = {100, 200, 400, 800, 1600, 3200, 5000, 5000};
+    for (int attempt = 1; attempt <= expectedMillis.length; attempt++) {
+      assertThat(Duration.ofNanos(policy.backoffCeilingNanos(attempt)).toMillis())
+          .as("after attempt %d", attempt)
+          .isEqualTo(expectedMillis[attempt - 1]);
+    }
+    assertThat(policy.backoffCeilingNanos(200)).as("no overflow").isEqualTo(5_000_000_000L);
+  }
+
+  @Test
+  void nonsensePoliciesAreRejected() {
+    Duration s = Duration.ofSeconds(1);
+    assertThatThrownBy(() -> new RetryPolicy(0, s, s, s, s)).hasMessageContaining("maxAttempts");
+    assertThatThrownBy(() -> new RetryPolicy(3, s.multipliedBy(2), s, s, s))
+        .hasMessageContaining("initialBackoff <= maxBackoff");
+    assertThatThrownBy(() -> new RetryPolicy(3, s, s, s, Duration.ZERO))
+        .hasMessageContaining("attemptTimeout");
+  }
+}
