@@ -2,6 +2,9 @@ package io.picomq.meta.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.picomq.meta.codec.MetadataDecodeException.Kind;
 import io.picomq.meta.command.Command;
@@ -11,9 +14,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32C;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class RowCodecTest {
@@ -57,12 +57,25 @@ class RowCodecTest {
     assertThat(RowCodec.decode(row)).containsExactly(new Command.CreateStream());
   }
 
-  @Property(tries = 200)
-  void rowsOfUpTo256CommandsRoundTrip(
-      @ForAll long seed, @ForAll @IntRange(min = 1, max = 256) int count) throws Exception {
-    List<Command> commands = commands(seed, count);
+  @Test
+  void rowsOfUpTo256CommandsRoundTrip() {
+    qt().withExamples(200)
+        .forAll(longs().all(), integers().between(1, 256))
+        .checkAssert(
+            (seed, count) -> {
+              List<Command> commands = commands(seed, count);
 
-    assertThat(RowCodec.decode(RowCodec.encode(commands))).isEqualTo(commands);
+              assertThat(decoded(RowCodec.encode(commands))).isEqualTo(commands);
+            });
+  }
+
+  /** Decodes a row; a refusal fails the example (QuickTheories' lambdas cannot throw it). */
+  private static List<Command> decoded(byte[] row) {
+    try {
+      return RowCodec.decode(row);
+    } catch (MetadataDecodeException e) {
+      throw new AssertionError("refused a well-formed row: " + e.getMessage(), e);
+    }
   }
 
   @Test
@@ -73,26 +86,33 @@ class RowCodecTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
-  @Property(tries = 300)
-  void anyChangedByteIsCaughtByTheChecksum(
-      @ForAll long seed,
-      @ForAll @IntRange(min = 0, max = 1 << 20) int position,
-      @ForAll @IntRange(min = 1, max = 255) int xor) {
-    byte[] row = RowCodec.encode(commands(seed, 3));
-    row[position % row.length] ^= (byte) xor;
+  @Test
+  void anyChangedByteIsCaughtByTheChecksum() {
+    qt().withExamples(300)
+        .forAll(longs().all(), integers().between(0, 1 << 20), integers().between(1, 255))
+        .checkAssert(
+            (seed, position, xor) -> {
+              byte[] row = RowCodec.encode(commands(seed, 3));
+              row[position % row.length] ^= xor.byteValue();
 
-    assertThat(kindOf(row)).isEqualTo(Kind.CHECKSUM_MISMATCH);
+              assertThat(kindOf(row)).isEqualTo(Kind.CHECKSUM_MISMATCH);
+            });
   }
 
-  @Property(tries = 100)
-  void anyTruncationIsRefused(@ForAll long seed) {
-    byte[] row = RowCodec.encode(commands(seed, 4));
-    for (int length = 0; length < row.length; length++) {
-      byte[] prefix = Arrays.copyOf(row, length);
-      assertThatThrownBy(() -> RowCodec.decode(prefix))
-          .as("prefix of %d bytes", length)
-          .isInstanceOf(MetadataDecodeException.class);
-    }
+  @Test
+  void anyTruncationIsRefused() {
+    qt().withExamples(100)
+        .forAll(longs().all())
+        .checkAssert(
+            seed -> {
+              byte[] row = RowCodec.encode(commands(seed, 4));
+              for (int length = 0; length < row.length; length++) {
+                byte[] prefix = Arrays.copyOf(row, length);
+                assertThatThrownBy(() -> RowCodec.decode(prefix))
+                    .as("prefix of %d bytes", length)
+                    .isInstanceOf(MetadataDecodeException.class);
+              }
+            });
   }
 
   @Test

@@ -2,6 +2,8 @@ package io.picomq.s3stream.object;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.picomq.s3stream.codec.CorruptDataException;
 import io.picomq.s3stream.objectstore.MemoryObjectStore;
@@ -9,12 +11,18 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
 
 /**
- * Properties over random objects. Each try draws one seed; jqwik prints the failing seed, and the
- * object is rebuilt from it exactly.
+ * Properties over random objects. Each example draws one {@code long}; the report of a failing
+ * property names it ({@code Smallest found falsifying value(s)}), and {@link Spec#random} rebuilds
+ * the object from it exactly.
+ *
+ * <p>The whole run can be replayed too: QuickTheories draws a fresh seed for every property and
+ * ends a failure report with {@code Seed was N}; passing it back as the system property {@code
+ * QT_SEED} replays the same examples, e.g. {@code mvn -pl s3stream/s3stream-object test
+ * -Dtest='ObjectPropertiesTest#everyObjectReadsBackExactly' -DQT_SEED=N}. The same holds for every
+ * property test in this module.
  */
 class ObjectPropertiesTest {
 
@@ -70,8 +78,14 @@ class ObjectPropertiesTest {
     }
   }
 
-  @Property(tries = 300)
-  void everyObjectReadsBackExactly(@ForAll long seed) {
+  @Test
+  void everyObjectReadsBackExactly() {
+    qt().withExamples(300)
+        .forAll(longs().all())
+        .checkAssert(ObjectPropertiesTest::readsBackExactly);
+  }
+
+  private static void readsBackExactly(long seed) {
     Spec spec = Spec.random(seed);
     Random random = new Random(~seed);
     CountingObjectStore store = new CountingObjectStore(new MemoryObjectStore());
@@ -114,8 +128,14 @@ class ObjectPropertiesTest {
    * touch the damaged entry; then it returns correct batches, at worst fewer of them, and says so
    * through its next offset. It never returns a wrong batch.
    */
-  @Property(tries = 500)
-  void aCorruptIndexOrFooterByteIsAlwaysDetected(@ForAll long seed) {
+  @Test
+  void aCorruptIndexOrFooterByteIsAlwaysDetected() {
+    qt().withExamples(500)
+        .forAll(longs().all())
+        .checkAssert(ObjectPropertiesTest::corruptIndexOrFooterByteIsDetected);
+  }
+
+  private static void corruptIndexOrFooterByteIsDetected(long seed) {
     Spec spec = Spec.random(seed);
     Random random = new Random(~seed);
     EncodedObject original = TestObjects.writer(spec.thresholdBytes(), spec.batches()).finish();

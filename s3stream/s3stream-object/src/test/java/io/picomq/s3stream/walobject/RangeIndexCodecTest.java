@@ -2,6 +2,10 @@ package io.picomq.s3stream.walobject;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
+import static org.quicktheories.generators.SourceDSL.maps;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -9,13 +13,8 @@ import io.picomq.s3stream.codec.CorruptDataException;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 class RangeIndexCodecTest {
 
@@ -127,20 +126,25 @@ class RangeIndexCodecTest {
     assertThat(RangeIndexCodec.objectKey("ns", 1)).endsWith("/ns/node-1");
   }
 
-  @Provide
-  Arbitrary<NodeRangeIndex> indexes() {
-    Arbitrary<RangeIndexEntry> entry =
-        Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), Arbitraries.longs())
-            .as(RangeIndexEntry::new);
-    return Arbitraries.maps(Arbitraries.longs(), entry.list().ofMinSize(1).ofMaxSize(5))
-        .ofMaxSize(8)
+  /** Up to 8 streams of 1 to 5 entries each, with any ids and values. */
+  private static Gen<NodeRangeIndex> indexes() {
+    Gen<RangeIndexEntry> entry =
+        longs().all().zip(longs().all(), longs().all(), RangeIndexEntry::new);
+    return maps()
+        .of(longs().all(), lists().of(entry).ofSizeBetween(1, 5))
+        .ofSizeBetween(0, 8)
         .map(streams -> new NodeRangeIndex(new TreeMap<>(streams)));
   }
 
-  @Property
-  void roundTrips(@ForAll("indexes") NodeRangeIndex index) {
-    ByteBuf encoded = RangeIndexCodec.encode(index, Unpooled.buffer().alloc());
-    assertThat(RangeIndexCodec.decode(encoded)).isEqualTo(index);
-    assertThat(encoded.readerIndex()).isZero();
+  @Test
+  void roundTrips() {
+    qt().withExamples(1000)
+        .forAll(indexes())
+        .checkAssert(
+            index -> {
+              ByteBuf encoded = RangeIndexCodec.encode(index, Unpooled.buffer().alloc());
+              assertThat(RangeIndexCodec.decode(encoded)).isEqualTo(index);
+              assertThat(encoded.readerIndex()).isZero();
+            });
   }
 }
