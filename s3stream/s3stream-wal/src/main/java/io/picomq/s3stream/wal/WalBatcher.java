@@ -1,0 +1,245 @@
+package io.picomq.s3stream.wal;
+
+import io.netty.buffer.ByteBuf;
+import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.walobject.WalObjectCodec;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Gives each appended record its offset and gathers records into batches; decides when a batch is
+ * sealed.
+ *
+ * <p>Threading: {@link WriteAheadLog#append} must return the record's offset, so offsets are
+ * assigned on the appender's thread, under {@link #lock}. The critical section only assigns the
+ * offset, adds a retained slice to the open batch and maybe seals it: no I/O, no encoding, no
+ * future completion. A sealed batch goes into {@link #sealed}, an ordered hand-off queue that the
+ * owner thread drains ({@link WalUploader#drain}); {@code afterSeal} tells the owner to drain.
+ *
+ * <p>Sealing rule (adaptive group commit with a PUT budget): the open batch is sealed
+ *
+ * <ul>
+ *   <li>as soon as its framed records reach {@code maxBytesInBatch}; or
+ *   <li>when a record arrives and at least {@code batchInterval} has passed since the previous
+ *       seal: a lone writer on a quiet WAL is not held at all; or
+ *   <li>otherwise by a timer, {@code batchInterval} after the previous seal.
+ * </ul>
+ *
+ * So seals that are not caused by size are at least {@code batchInterval} apart, which bounds the
+ * PUT rate by {@code 1/batchInterval + ingest/maxBytesInBatch}, and a record waits at most {@code
+ * batchInterval} before its batch is sealed.
+ */
+final class WalBatcher {
+
+  private final WalConfig config;
+  private final Scheduler scheduler;
+  private final long intervalNanos;
+  private final Runnable afterSeal;
+
+  /** Sealed batches in offset order, for the owner thread. */
+  final Queue<SealedBatch> sealed = new ConcurrentLinkedQueue<>();
+
+  /** Framed bytes appended and not yet stored; grows under the lock, shrinks on the owner. */
+  private final AtomicLong unflushedBytes = new AtomicLong();
+
+  private final ReentrantLock lock = new ReentrantLock();
+
+  // Guarded by lock.
+  private volatile WalStatus status = new WalStatus.NotOpen();
+  private OpenBatch open = new OpenBatch(0);
+  private long trimOffset = -1;
+  private long lastSealNanos;
+  private boolean timerArmed;
+
+  WalBatcher(WalConfig config, Scheduler scheduler, Runnable afterSeal) {
+    this.config = config;
+    this.scheduler = scheduler;
+    this.intervalNanos = config.batchInterval().toNanos();
+    this.afterSeal = afterSeal;
+  }
+
+  /** The status, as of now; for reads outside the lock. */
+  WalStatus status() {
+    return status;
+  }
+
+  long unflushedBytes() {
+    return unflushedBytes.get();
+  }
+
+  /** The owner confirmed {@code bytes} of framed records. */
+  void stored(long bytes) {
+    unflushedBytes.addAndGet(-bytes);
+  }
+
+  /** Opens for appends: the first record goes at {@code startOffset}. */
+  void open(long startOffset, long initialTrimOffset) {
+    lock.lock();
+    try {
+      if (!(status instanceof WalStatus.NotOpen)) {
+        throw new IllegalStateException("the WAL cannot open from status " + status);
+      }
+      open = new OpenBatch(startOffset);
+      trimOffset = initialTrimOffset;
+      lastSealNanos = scheduler.nanoTime() - intervalNanos;
+      status = new WalStatus.Open();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** See {@link WriteAheadLog#append}; the body is retained (sliced) only if accepted. */
+  AppendResult append(ByteBuf body) {
+    long size = OpenBatch.framedSize(body);
+    if (size > config.maxUnflushedBytes()) {
+      throw new IllegalArgumentException(
+          "a record of "
+              + size
+              + " framed bytes can never fit under maxUnflushedBytes="
+              + config.maxUnflushedBytes());
+    }
+    if (TrimMarkerBody.is(body)) {
+      throw new IllegalArgumentException(
+          "the body is a trim marker batch (stream -1, epoch -1), which the WAL reserves");
+    }
+    AppendResult result;
+    boolean sealedOne;
+    lock.lock();
+    try {
+      if (!(status instanceof WalStatus.Open)) {
+        return status.refusal();
+      }
+      long unflushed = unflushedBytes.get();
+      if (unflushed + size > config.maxUnflushedBytes()) {
+        return new AppendResult.OverCapacity(unflushed, config.maxUnflushedBytes());
+      }
+      CompletableFuture<Void> durable = new CompletableFuture<>();
+      long offset = open.add(body.retainedSlice(), durable);
+      unflushedBytes.addAndGet(size);
+      result = new AppendResult.Accepted(offset, durable);
+      sealedOne = sealIfDueLocked();
+    } finally {
+      lock.unlock();
+    }
+    if (sealedOne) {
+      afterSeal.run();
+    }
+    return result;
+  }
+
+  /**
+   * Records a new trim offset, to be carried by the open batch's header (adding a marker record if
+   * the batch is empty, since an object cannot be empty).
+   *
+   * @return completes when the batch carrying the trim is stored (see {@link WalUploader})
+   */
+  CompletableFuture<Void> trim(long offset) {
+    boolean sealedOne;
+    CompletableFuture<Void> trimmed = new CompletableFuture<>();
+    lock.lock();
+    try {
+      if (!(status instanceof WalStatus.Open)) {
+        return CompletableFuture.failedFuture(status.error());
+      }
+      trimOffset = Math.max(trimOffset, offset);
+      if (open.isEmpty()) {
+        ByteBuf marker = TrimMarkerBody.body();
+        open.add(marker, null);
+        unflushedBytes.addAndGet(OpenBatch.framedSize(marker));
+      }
+      open.trimWaiters.add(trimmed);
+      sealedOne = sealIfDueLocked();
+    } finally {
+      lock.unlock();
+    }
+    if (sealedOne) {
+      afterSeal.run();
+    }
+    return trimmed;
+  }
+
+  /** Starts a graceful shutdown: no more appends; the open batch is sealed now. */
+  void beginClosing() {
+    lock.lock();
+    try {
+      if (!(status instanceof WalStatus.Open)) {
+        return;
+      }
+      status = new WalStatus.Closing();
+      sealLocked();
+    } finally {
+      lock.unlock();
+    }
+    afterSeal.run();
+  }
+
+  /**
+   * Moves to a terminal status, unless already in one.
+   *
+   * @return the open batch's records, sealed into a batch for the owner to fail, or null if there
+   *     were none or the status was already terminal
+   */
+  SealedBatch stop(WalStatus terminal) {
+    lock.lock();
+    try {
+      if (status.terminal()) {
+        return null;
+      }
+      status = terminal;
+      if (open.isEmpty()) {
+        return null;
+      }
+      SealedBatch leftover = new SealedBatch(open, open.nextOffset(), trimOffset);
+      open = new OpenBatch(open.nextOffset());
+      return leftover;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean sealIfDueLocked() {
+    if (open.sizeBytes >= config.maxBytesInBatch()) {
+      sealLocked();
+      return true;
+    }
+    long waitedNanos = scheduler.nanoTime() - lastSealNanos;
+    if (waitedNanos >= intervalNanos) {
+      sealLocked();
+      return true;
+    }
+    if (!timerArmed) {
+      timerArmed = true;
+      scheduler.schedule(this::onTimer, intervalNanos - waitedNanos);
+    }
+    return false;
+  }
+
+  private void onTimer() {
+    boolean sealedOne = false;
+    lock.lock();
+    try {
+      timerArmed = false;
+      if (!open.isEmpty() && (status instanceof WalStatus.Open)) {
+        sealedOne = sealIfDueLocked();
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (sealedOne) {
+      afterSeal.run();
+    }
+  }
+
+  private void sealLocked() {
+    if (open.isEmpty()) {
+      return;
+    }
+    long end = WalObjectCodec.endOffset(open.startOffset, open.sizeBytes);
+    sealed.add(new SealedBatch(open, end, trimOffset));
+    open = new OpenBatch(end);
+    lastSealNanos = scheduler.nanoTime();
+  }
+}
