@@ -1,0 +1,98 @@
+package io.picomq.frontend.pico;
+
+import io.picomq.server.stream.AppendOutcome;
+import io.picomq.server.stream.AppendRequest;
+import io.picomq.server.stream.CreateOutcome;
+import io.picomq.server.stream.CreateRequest;
+import io.picomq.server.stream.DeleteOutcome;
+import io.picomq.server.stream.HeadOutcome;
+import io.picomq.server.stream.ListRequest;
+import io.picomq.server.stream.ReadOutcome;
+import io.picomq.server.stream.ReadRequest;
+import io.picomq.server.stream.StreamPage;
+import io.picomq.server.stream.StreamService;
+import io.picomq.server.stream.TrimOutcome;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real stream service that also counts the waits a frontend registers and cancels, so a test can
+ * await "the long-poll is parked" instead of sleeping, and check that abandoned waits are released.
+ */
+final class WaitCountingService implements StreamService {
+
+  private final StreamService delegate;
+  final AtomicInteger waits = new AtomicInteger();
+  final AtomicInteger waitsCancelledOrDone = new AtomicInteger();
+
+  WaitCountingService(StreamService delegate) {
+    this.delegate = delegate;
+  }
+
+  /** Waits until {@link #waits} exceeds {@code seen}, failing after {@code within}. */
+  void awaitWaitsAbove(int seen, Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (waits.get() <= seen) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("no wait was registered within " + within);
+      }
+      Thread.sleep(1);
+    }
+  }
+
+  /** Waits until every registered wait has completed or been cancelled. */
+  void awaitAllWaitsReleased(Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (waitsCancelledOrDone.get() < waits.get()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError(
+            (waits.get() - waitsCancelledOrDone.get()) + " waits still held after " + within);
+      }
+      Thread.sleep(1);
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> awaitBeyond(String name, long seq) {
+    waits.incrementAndGet();
+    CompletableFuture<Void> signal = delegate.awaitBeyond(name, seq);
+    signal.whenComplete((ignored, failure) -> waitsCancelledOrDone.incrementAndGet());
+    return signal;
+  }
+
+  @Override
+  public CompletableFuture<CreateOutcome> create(String name, CreateRequest request) {
+    return delegate.create(name, request);
+  }
+
+  @Override
+  public CompletableFuture<AppendOutcome> append(String name, AppendRequest request) {
+    return delegate.append(name, request);
+  }
+
+  @Override
+  public CompletableFuture<ReadOutcome> read(String name, ReadRequest request) {
+    return delegate.read(name, request);
+  }
+
+  @Override
+  public CompletableFuture<HeadOutcome> head(String name) {
+    return delegate.head(name);
+  }
+
+  @Override
+  public CompletableFuture<DeleteOutcome> delete(String name) {
+    return delegate.delete(name);
+  }
+
+  @Override
+  public CompletableFuture<TrimOutcome> trim(String name, long beforeSeq) {
+    return delegate.trim(name, beforeSeq);
+  }
+
+  @Override
+  public CompletableFuture<StreamPage> list(ListRequest request) {
+    return delegate.list(request);
+  }
+}
