@@ -1,0 +1,76 @@
+package io.picomq.s3stream.core.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.picomq.s3stream.object.ObjectNamespace;
+import io.picomq.s3stream.object.ObjectReader;
+import io.picomq.s3stream.objectstore.MemoryObjectStore;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongFunction;
+import org.junit.jupiter.api.Test;
+
+class ObjectReaderCacheTest {
+
+  private final MemoryObjectStore store = new MemoryObjectStore();
+  private final CommittedData data = new CommittedData(store, ObjectNamespace.DEFAULT, 5);
+  private final AtomicInteger opens = new AtomicInteger();
+
+  private final LongFunction<CompletableFuture<ObjectReader>> open =
+      id -> {
+        opens.incrementAndGet();
+        long size =
+            data.catalog.getObjects(1, 0, -1, 100).join().stream()
+                .filter(o -> o.objectId() == id)
+                .findFirst()
+                .orElseThrow()
+                .sizeBytes();
+        return ObjectReader.open(store, ObjectNamespace.DEFAULT, id, size);
+      };
+
+  private long commitOne() {
+    return data.commit(data.append(1, 3, 100), 1024).objectId();
+  }
+
+  @Test
+  void opensAnObjectOnceAndKeepsIt() {
+    long id = commitOne();
+    ObjectReaderCache cache = new ObjectReaderCache(4);
+    assertThat(cache.getIfOpen(id)).isEmpty();
+    ObjectReader first = cache.get(id, open).join();
+    assertThat(cache.get(id, open).join()).isSameAs(first);
+    assertThat(cache.getIfOpen(id)).containsSame(first);
+    assertThat(opens).hasValue(1);
+  }
+
+  @Test
+  void concurrentGetsShareOneOpen() {
+    ObjectReaderCache cache = new ObjectReaderCache(4);
+    CompletableFuture<ObjectReader> pending = new CompletableFuture<>();
+    CompletableFuture<ObjectReader> a = cache.get(9, id -> pending);
+    CompletableFuture<ObjectReader> b =
+        cache.get(9, id -> CompletableFuture.failedFuture(new AssertionError()));
+    assertThat(b).isSameAs(a);
+    assertThat(cache.getIfOpen(9)).as("still opening").isEmpty();
+    pending.completeExceptionally(new IllegalStateException("boom"));
+    assertThatThrownBy(a::join).hasCauseInstanceOf(IllegalStateException.class);
+    assertThat(cache.size()).as("a failed open is forgotten").isZero();
+  }
+
+  @Test
+  void keepsOnlyTheMostRecentlyUsed() {
+    long a = commitOne();
+    long b = commitOne();
+    long c = commitOne();
+    ObjectReaderCache cache = new ObjectReaderCache(2);
+    cache.get(a, open).join();
+    cache.get(b, open).join();
+    cache.get(a, open).join();
+    cache.get(c, open).join();
+    assertThat(cache.size()).isEqualTo(2);
+    assertThat(cache.getIfOpen(a)).isPresent();
+    assertThat(cache.getIfOpen(b)).isEmpty();
+    assertThat(opens).hasValue(3);
+  }
+}
