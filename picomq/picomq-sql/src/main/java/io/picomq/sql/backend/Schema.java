@@ -1,0 +1,109 @@
+package io.picomq.sql.backend;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Creates the metadata tables, idempotently, and records the schema version.
+ *
+ * <p>Version 1 (column types shown for Postgres; SQLite uses {@code INTEGER} and {@code BLOB}):
+ *
+ * <pre>
+ * PREFIXschema_version (version INTEGER PRIMARY KEY)
+ * PREFIXlog            (idx BIGINT PRIMARY KEY, payload BYTEA NOT NULL)
+ * PREFIXsnapshot       (id INTEGER PRIMARY KEY CHECK (id = 1), idx BIGINT NOT NULL,
+ *                       payload BYTEA NOT NULL)
+ * PREFIXlease          (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL,
+ *                       epoch BIGINT NOT NULL, expires_at_millis BIGINT NOT NULL)
+ * </pre>
+ *
+ * <p>The lease row is created with no holder ({@code ''}), epoch 0, expired. Creating twice is a
+ * no-op. Several nodes may race to create the schema: on Postgres they take turns on a
+ * transaction-scoped advisory lock (concurrent {@code CREATE TABLE IF NOT EXISTS} can otherwise
+ * fail on Postgres' catalog); on SQLite the {@code IMMEDIATE} transaction serializes them.
+ */
+public final class Schema {
+  /** The schema version this build creates and understands. */
+  public static final int VERSION = 1;
+
+  private Schema() {}
+
+  /**
+   * Creates whatever is missing of the current schema.
+   *
+   * @return the schema version now installed
+   * @throws UnsupportedSchemaException if the database was created by a newer PicoMQ
+   */
+  public static int ensure(SqlBackend backend) throws SQLException {
+    TableNames tables = backend.tables();
+    Dialect dialect = backend.dialect();
+    String int64 = dialect.int64Type();
+    String bytes = dialect.bytesType();
+    return backend.inTransaction(
+        connection -> {
+          try (Statement statement = connection.createStatement()) {
+            if (dialect == Dialect.POSTGRES) {
+              statement.execute("SELECT pg_advisory_xact_lock(" + advisoryLockKey(tables) + ")");
+            }
+            statement.execute(
+                "CREATE TABLE IF NOT EXISTS "
+                    + tables.schemaVersion()
+                    + " (version INTEGER PRIMARY KEY)");
+            int installed = installedVersion(statement, tables);
+            if (installed > VERSION) {
+              throw new UnsupportedSchemaException(backend.describe(), installed, VERSION);
+            }
+            statement.execute(
+                "CREATE TABLE IF NOT EXISTS "
+                    + tables.log()
+                    + " (idx "
+                    + int64
+                    + " PRIMARY KEY, payload "
+                    + bytes
+                    + " NOT NULL)");
+            statement.execute(
+                "CREATE TABLE IF NOT EXISTS "
+                    + tables.snapshot()
+                    + " (id INTEGER PRIMARY KEY CHECK (id = 1), idx "
+                    + int64
+                    + " NOT NULL, payload "
+                    + bytes
+                    + " NOT NULL)");
+            statement.execute(
+                "CREATE TABLE IF NOT EXISTS "
+                    + tables.lease()
+                    + " (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL, epoch "
+                    + int64
+                    + " NOT NULL, expires_at_millis "
+                    + int64
+                    + " NOT NULL)");
+            statement.execute(
+                "INSERT INTO "
+                    + tables.lease()
+                    + " (id, holder, epoch, expires_at_millis) VALUES (1, '', 0, 0)"
+                    + " ON CONFLICT (id) DO NOTHING");
+            statement.execute(
+                "INSERT INTO "
+                    + tables.schemaVersion()
+                    + " (version) VALUES ("
+                    + VERSION
+                    + ") ON CONFLICT (version) DO NOTHING");
+            return installedVersion(statement, tables);
+          }
+        });
+  }
+
+  private static int installedVersion(Statement statement, TableNames tables) throws SQLException {
+    try (ResultSet rows =
+        statement.executeQuery("SELECT MAX(version) FROM " + tables.schemaVersion())) {
+      rows.next();
+      return rows.getInt(1);
+    }
+  }
+
+  /** One advisory lock per table prefix, so independent planes in one database never wait. */
+  private static long advisoryLockKey(TableNames tables) {
+    return 0x7069636f6d71L * 31 + tables.prefix().hashCode();
+  }
+}

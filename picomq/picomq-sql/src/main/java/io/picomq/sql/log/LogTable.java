@@ -1,0 +1,105 @@
+package io.picomq.sql.log;
+
+import io.picomq.sql.backend.SqlBackend;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The statements on the log table {@code (idx, payload)}.
+ *
+ * <p>The invariant every writer keeps: indexes are contiguous from the oldest row kept to the last,
+ * so a reader that finds a gap knows rows were truncated. {@link #append} guarantees it by
+ * inserting only at exactly {@code MAX(idx) + 1}, checked in the same statement; a stale guess
+ * inserts nothing instead of leaving a hole, and a guess below the truncation point cannot succeed
+ * because truncation always keeps the snapshot's own row (see {@link SnapshotTable}).
+ */
+final class LogTable {
+  private final SqlBackend backend;
+  private final String appendSql;
+  private final String lastIndexSql;
+  private final String readAfterSql;
+  private final String readSql;
+
+  LogTable(SqlBackend backend) {
+    this.backend = backend;
+    String log = backend.tables().log();
+    // ON CONFLICT covers two writers that guessed the same index: on Postgres the second waits
+    // for the first to commit, then inserts nothing. (SQLite needs the WHERE to parse an
+    // INSERT ... SELECT with an upsert clause; we have one anyway.)
+    this.appendSql =
+        "INSERT INTO "
+            + log
+            + " (idx, payload) SELECT ?, ? WHERE ? = (SELECT COALESCE(MAX(idx), 0) FROM "
+            + log
+            + ") + 1 ON CONFLICT (idx) DO NOTHING";
+    this.lastIndexSql = "SELECT COALESCE(MAX(idx), 0) FROM " + log;
+    this.readAfterSql = "SELECT idx, payload FROM " + log + " WHERE idx > ? ORDER BY idx LIMIT ?";
+    this.readSql = "SELECT payload FROM " + log + " WHERE idx = ?";
+  }
+
+  /**
+   * Inserts {@code payload} as row {@code index} if {@code index} is the next free index.
+   *
+   * @return whether the row was inserted; {@code false} means another row is there or the guess was
+   *     stale, so re-read {@link #lastIndex()} and try higher
+   * @throws SQLException and then the row may or may not have been inserted
+   */
+  boolean append(long index, byte[] payload) throws SQLException {
+    return backend.withConnection(
+        connection -> {
+          try (PreparedStatement insert = connection.prepareStatement(appendSql)) {
+            insert.setLong(1, index);
+            insert.setBytes(2, payload);
+            insert.setLong(3, index);
+            return insert.executeUpdate() == 1;
+          }
+        });
+  }
+
+  /** The index of the last row, or 0 when the log is empty. */
+  long lastIndex() throws SQLException {
+    return backend.withConnection(
+        connection -> {
+          try (PreparedStatement select = connection.prepareStatement(lastIndexSql);
+              ResultSet rows = select.executeQuery()) {
+            rows.next();
+            return rows.getLong(1);
+          }
+        });
+  }
+
+  /** Up to {@code limit} rows after {@code index}, in index order. */
+  List<StoredRow> readAfter(long index, int limit) throws SQLException {
+    return backend.withConnection(
+        connection -> {
+          try (PreparedStatement select = connection.prepareStatement(readAfterSql)) {
+            select.setLong(1, index);
+            select.setInt(2, limit);
+            try (ResultSet rows = select.executeQuery()) {
+              List<StoredRow> read = new ArrayList<>();
+              while (rows.next()) {
+                read.add(new StoredRow(rows.getLong(1), rows.getBytes(2)));
+              }
+              return read;
+            }
+          }
+        });
+  }
+
+  /** The payload of row {@code index}, if it exists. */
+  Optional<byte[]> read(long index) throws SQLException {
+    return backend.withConnection(
+        connection -> {
+          try (PreparedStatement select = connection.prepareStatement(readSql)) {
+            select.setLong(1, index);
+            try (ResultSet rows = select.executeQuery()) {
+              return rows.next() ? Optional.of(rows.getBytes(1)) : Optional.empty();
+            }
+          }
+        });
+  }
+}
