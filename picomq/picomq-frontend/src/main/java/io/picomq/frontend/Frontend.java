@@ -1,0 +1,107 @@
+package io.picomq.frontend;
+
+import io.picomq.frontend.ds.DurableStreamsHandler;
+import io.picomq.frontend.http.HttpListener;
+import io.picomq.frontend.http.RequestHandler;
+import io.picomq.frontend.http.RoutingHandler;
+import io.picomq.frontend.pico.PicoHandler;
+import io.picomq.frontend.pico.PicoOptions;
+import io.picomq.server.routing.StreamRouter;
+import io.picomq.server.stream.StreamService;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A running protocol listener: what the node starts with a port, a protocol and its stream service.
+ * {@link #shutdown} drains it gracefully.
+ */
+public final class Frontend implements AutoCloseable {
+
+  private final HttpListener listener;
+  private final ExecutorService continuations;
+
+  private Frontend(HttpListener listener, ExecutorService continuations) {
+    this.listener = listener;
+    this.continuations = continuations;
+  }
+
+  /** Binds and serves {@link FrontendConfig#protocol}. Throws if the address cannot be bound. */
+  public static Frontend start(FrontendConfig config, StreamService service, InstantSource clock)
+      throws InterruptedException {
+    return start(config, service, clock, StreamRouter.LOCAL);
+  }
+
+  /**
+   * As {@link #start(FrontendConfig, StreamService, InstantSource)}, with the routing step: each
+   * request naming a stream asks {@code router} first and is redirected when another node serves
+   * the stream.
+   */
+  public static Frontend start(
+      FrontendConfig config, StreamService service, InstantSource clock, StreamRouter router)
+      throws InterruptedException {
+    boolean ds = config.protocol() == Protocol.DS;
+    ExecutorService continuations =
+        Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name(ds ? "picomq-ds-" : "picomq-pico-", 0).factory());
+    RequestHandler handler =
+        ds
+            ? new DurableStreamsHandler(
+                service, config.dsOptions(), clock, new SecureRandom(), continuations)
+            : new PicoHandler(
+                service,
+                new PicoOptions(
+                    config.longPollTimeout(), config.sseMaxDuration(), config.maxChunkBytes()),
+                clock,
+                continuations);
+    HttpListener listener;
+    try {
+      listener =
+          HttpListener.start(
+              new HttpListener.Options(
+                  config.host(),
+                  config.port(),
+                  config.limits(),
+                  ds ? DurableStreamsHandler.commonHeaders() : PicoHandler.commonHeaders(),
+                  config.ioThreads(),
+                  config.backlog()),
+              new RoutingHandler(
+                  router, ds ? Frontend::dsStreamName : Frontend::picoStreamName, handler));
+    } catch (InterruptedException | RuntimeException e) {
+      continuations.shutdownNow();
+      throw e;
+    }
+    return new Frontend(listener, continuations);
+  }
+
+  /** The stream a Durable Streams path names ({@code /v1/stream/a/b} is {@code /a/b}). */
+  private static Optional<String> dsStreamName(String path) {
+    return path.startsWith(DurableStreamsHandler.BASE_PATH + "/")
+        ? Optional.of(path.substring(DurableStreamsHandler.BASE_PATH.length()))
+        : Optional.empty();
+  }
+
+  /** The stream a Pico protocol path names: the path itself, except the listing at {@code /}. */
+  private static Optional<String> picoStreamName(String path) {
+    return path.equals("/") ? Optional.empty() : Optional.of(path);
+  }
+
+  public InetSocketAddress address() {
+    return listener.address();
+  }
+
+  /** Stops accepting, drains in-flight requests for up to {@code drain}, then closes. */
+  public CompletableFuture<Void> shutdown(Duration drain) {
+    return listener.shutdown(drain).whenComplete((ignored, failure) -> continuations.shutdownNow());
+  }
+
+  @Override
+  public void close() {
+    shutdown(Duration.ZERO).join();
+  }
+}

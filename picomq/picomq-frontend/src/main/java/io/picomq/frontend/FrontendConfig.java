@@ -1,0 +1,148 @@
+package io.picomq.frontend;
+
+import io.picomq.frontend.ds.DsOptions;
+import io.picomq.frontend.http.HttpLimits;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * How a {@link Frontend} listens and serves. Build one with {@link #builder}; every setting has a
+ * default, and setting one twice is an error (it is always a mistake in the caller).
+ *
+ * @param host address to bind (default {@code 127.0.0.1})
+ * @param port port to bind, 0 for any free one (default 4437, the protocol's port)
+ * @param protocol which protocol (default {@link Protocol#PICO})
+ * @param limits request size limits
+ * @param longPollTimeout how long a long-poll waits (default 25 s)
+ * @param sseMaxDuration how long one SSE response lasts (default 55 s)
+ * @param maxChunkBytes body bytes per read response (default 64 KiB)
+ * @param ioThreads event loop threads (default: the number of processors)
+ * @param backlog the accept queue's length (default 1024, {@code --backlog})
+ */
+public record FrontendConfig(
+    String host,
+    int port,
+    Protocol protocol,
+    HttpLimits limits,
+    Duration longPollTimeout,
+    Duration sseMaxDuration,
+    int maxChunkBytes,
+    int ioThreads,
+    int backlog) {
+
+  public FrontendConfig {
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(protocol, "protocol");
+    Objects.requireNonNull(limits, "limits");
+    // DsOptions validates the durations and the chunk size.
+    new DsOptions(longPollTimeout, sseMaxDuration, maxChunkBytes);
+    if (port < 0 || port > 65535 || ioThreads < 1 || backlog < 1) {
+      throw new IllegalArgumentException(
+          "need 0 <= port <= 65535, ioThreads >= 1, backlog >= 1: port="
+              + port
+              + " ioThreads="
+              + ioThreads
+              + " backlog="
+              + backlog);
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  DsOptions dsOptions() {
+    return new DsOptions(longPollTimeout, sseMaxDuration, maxChunkBytes);
+  }
+
+  /** Collects settings; each may be given once. */
+  public static final class Builder {
+    private final Set<String> given = new HashSet<>();
+    private String host = "127.0.0.1";
+    private int port = 4437;
+    private Protocol protocol = Protocol.PICO;
+    private HttpLimits limits = HttpLimits.DEFAULT;
+    private Duration longPollTimeout = DsOptions.DEFAULT.longPollTimeout();
+    private Duration sseMaxDuration = DsOptions.DEFAULT.sseMaxDuration();
+    private int maxChunkBytes = DsOptions.DEFAULT.maxChunkBytes();
+    private int ioThreads = Runtime.getRuntime().availableProcessors();
+    private int backlog = 1024;
+
+    private Builder() {}
+
+    private void once(String setting) {
+      if (!given.add(setting)) {
+        throw new IllegalStateException(setting + " was already set");
+      }
+    }
+
+    public Builder host(String host) {
+      once("host");
+      this.host = host;
+      return this;
+    }
+
+    public Builder port(int port) {
+      once("port");
+      this.port = port;
+      return this;
+    }
+
+    public Builder protocol(Protocol protocol) {
+      once("protocol");
+      this.protocol = protocol;
+      return this;
+    }
+
+    public Builder limits(HttpLimits limits) {
+      once("limits");
+      this.limits = limits;
+      return this;
+    }
+
+    public Builder longPollTimeout(Duration longPollTimeout) {
+      once("longPollTimeout");
+      this.longPollTimeout = longPollTimeout;
+      return this;
+    }
+
+    public Builder sseMaxDuration(Duration sseMaxDuration) {
+      once("sseMaxDuration");
+      this.sseMaxDuration = sseMaxDuration;
+      return this;
+    }
+
+    public Builder maxChunkBytes(int maxChunkBytes) {
+      once("maxChunkBytes");
+      this.maxChunkBytes = maxChunkBytes;
+      return this;
+    }
+
+    public Builder ioThreads(int ioThreads) {
+      once("ioThreads");
+      this.ioThreads = ioThreads;
+      return this;
+    }
+
+    public Builder backlog(int backlog) {
+      once("backlog");
+      this.backlog = backlog;
+      return this;
+    }
+
+    public FrontendConfig build() {
+      return new FrontendConfig(
+          host,
+          port,
+          protocol,
+          limits,
+          longPollTimeout,
+          sseMaxDuration,
+          maxChunkBytes,
+          ioThreads,
+          backlog);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package io.picomq.frontend.ds;
+
+import io.picomq.server.stream.StreamRecord;
+import io.picomq.server.stream.StreamService;
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+
+/** How records become a response body, by the stream's content type. */
+enum Body {
+  /** {@code application/json}: a JSON array of messages. */
+  JSON,
+  /** Anything else: the records' bytes, concatenated. */
+  BYTES;
+
+  static Body of(String contentType) {
+    return isJson(contentType) ? JSON : BYTES;
+  }
+
+  static boolean isJson(String contentType) {
+    return StreamService.mediaType(contentType).equals("application/json");
+  }
+
+  /** Whether SSE carries the stream as text; other streams go base64-encoded. */
+  static boolean sseAsText(String contentType) {
+    String type = StreamService.mediaType(contentType);
+    return type.startsWith("text/") || type.equals("application/json");
+  }
+
+  byte[] render(List<StreamRecord> records) {
+    if (this == JSON) {
+      return JsonMessages.join(records.stream().map(StreamRecord::body).toList());
+    }
+    int size = 0;
+    for (StreamRecord record : records) {
+      size += record.body().length;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+    records.forEach(record -> out.writeBytes(record.body()));
+    return out.toByteArray();
+  }
+}

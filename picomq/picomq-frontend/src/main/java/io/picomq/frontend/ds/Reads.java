@@ -1,0 +1,287 @@
+package io.picomq.frontend.ds;
+
+import static io.netty.handler.codec.http.HttpResponseStatus.BAD_REQUEST;
+import static io.netty.handler.codec.http.HttpResponseStatus.GONE;
+import static io.netty.handler.codec.http.HttpResponseStatus.NOT_MODIFIED;
+import static io.netty.handler.codec.http.HttpResponseStatus.NO_CONTENT;
+import static io.netty.handler.codec.http.HttpResponseStatus.OK;
+
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.picomq.frontend.http.Exchange;
+import io.picomq.server.stream.HeadOutcome;
+import io.picomq.server.stream.ReadOutcome;
+import io.picomq.server.stream.ReadRequest;
+import io.picomq.server.stream.StreamInfo;
+import io.picomq.server.stream.StreamService;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * GET: catch-up reads, long-polls and (through {@link SseSession}) SSE.
+ *
+ * <p>A long-poll that must wait holds no thread: it registers with {@link
+ * StreamService#awaitBeyond} and resumes on {@code continuations} when data arrives, the stream
+ * closes, the timeout passes, or the exchange is interrupted (client gone, shutdown).
+ */
+final class Reads {
+
+  private static final int MAX_RECORDS_PER_READ = 10_000;
+
+  private final StreamService service;
+  private final DsOptions options;
+  private final Cursors cursors;
+  private final Executor continuations;
+
+  Reads(StreamService service, DsOptions options, Cursors cursors, Executor continuations) {
+    this.service = service;
+    this.options = options;
+    this.cursors = cursors;
+    this.continuations = continuations;
+  }
+
+  void read(Exchange exchange, String name) {
+    List<String> offsets = exchange.query().get("offset");
+    OffsetToken token = new OffsetToken.Start();
+    if (offsets != null) {
+      if (offsets.size() > 1) {
+        DurableStreamsHandler.badRequest(exchange, "give one offset");
+        return;
+      }
+      Optional<OffsetToken> parsed = OffsetToken.parse(offsets.getFirst());
+      if (parsed.isEmpty()) {
+        DurableStreamsHandler.badRequest(exchange, "malformed offset");
+        return;
+      }
+      token = parsed.get();
+    }
+    String live = first(exchange, "live");
+    String cursor = first(exchange, "cursor");
+    if (live != null && offsets == null) {
+      DurableStreamsHandler.badRequest(exchange, "live reads need an offset");
+      return;
+    }
+    if (live == null) {
+      catchUp(exchange, name, token);
+    } else if (live.equals("long-poll")) {
+      longPoll(exchange, name, token, cursor);
+    } else if (live.equals("sse")) {
+      new SseSession(exchange, name, service, options, cursors, continuations).start(token, cursor);
+    } else {
+      DurableStreamsHandler.badRequest(exchange, "live is long-poll or sse");
+    }
+  }
+
+  private static String first(Exchange exchange, String parameter) {
+    List<String> values = exchange.query().get(parameter);
+    return values == null ? null : values.getFirst();
+  }
+
+  private void catchUp(Exchange exchange, String name, OffsetToken token) {
+    if (token instanceof OffsetToken.Now) {
+      readNow(exchange, name);
+      return;
+    }
+    ReadOutcome outcome = readFrom(service, name, token, options.maxChunkBytes());
+    if (outcome instanceof ReadOutcome.Batch batch) {
+      respondWithBatch(exchange, batch, token, null);
+    } else {
+      respondToMiss(exchange, outcome);
+    }
+  }
+
+  /** {@code offset=now} without live: nothing, and where the tail is. */
+  private void readNow(Exchange exchange, String name) {
+    HeadOutcome head = service.head(name).join();
+    if (!(head instanceof HeadOutcome.Found found)) {
+      respondToMiss(exchange, head);
+      return;
+    }
+    long tail = found.stream().nextSeq();
+    // A read at the tail: returns nothing, but counts as activity for a sliding TTL.
+    ReadOutcome outcome = service.read(name, new ReadRequest(tail, 1, 1)).join();
+    if (!(outcome instanceof ReadOutcome.Batch batch)) {
+      respondToMiss(exchange, outcome);
+      return;
+    }
+    StreamInfo stream = batch.stream();
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.set(HttpHeaderNames.CONTENT_TYPE, stream.contentType());
+    headers.set(DsHeaders.NEXT_OFFSET, OffsetToken.format(tail));
+    headers.set(DsHeaders.UP_TO_DATE, "true");
+    headers.set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+    if (stream.closed() && stream.nextSeq() == tail) {
+      headers.set(DsHeaders.CLOSED, "true");
+    }
+    byte[] body = Body.of(stream.contentType()).render(List.of());
+    exchange.respond(OK, headers, body);
+  }
+
+  private void longPoll(Exchange exchange, String name, OffsetToken token, String cursor) {
+    long from;
+    if (token instanceof OffsetToken.Now) {
+      HeadOutcome head = service.head(name).join();
+      if (!(head instanceof HeadOutcome.Found found)) {
+        respondToMiss(exchange, head);
+        return;
+      }
+      from = found.stream().nextSeq();
+    } else {
+      ReadOutcome first = readFrom(service, name, token, options.maxChunkBytes());
+      if (!(first instanceof ReadOutcome.Batch batch)) {
+        respondToMiss(exchange, first);
+        return;
+      }
+      if (!batch.records().isEmpty()) {
+        respondWithBatch(exchange, batch, token, cursor);
+        return;
+      }
+      from = batch.nextSeq();
+    }
+    awaitThenAnswer(exchange, name, token, from, cursor);
+  }
+
+  private void awaitThenAnswer(
+      Exchange exchange, String name, OffsetToken token, long from, String cursor) {
+    CompletableFuture<Void> signal = service.awaitBeyond(name, from);
+    CompletableFuture<Void> wake = new CompletableFuture<>();
+    signal.whenComplete((ignored, failure) -> wake.complete(null));
+    exchange.interrupted().whenComplete((ignored, failure) -> wake.complete(null));
+    wake.completeOnTimeout(null, options.longPollTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    wake.thenRunAsync(
+        () -> {
+          signal.cancel(false);
+          answerAfterWait(exchange, name, token, from, cursor);
+        },
+        continuations);
+  }
+
+  private void answerAfterWait(
+      Exchange exchange, String name, OffsetToken token, long from, String cursor) {
+    ReadOutcome outcome =
+        service
+            .read(name, new ReadRequest(from, MAX_RECORDS_PER_READ, options.maxChunkBytes()))
+            .join();
+    if (!(outcome instanceof ReadOutcome.Batch batch)) {
+      respondToMiss(exchange, outcome);
+      return;
+    }
+    if (!batch.records().isEmpty()) {
+      respondWithBatch(exchange, batch, token, cursor);
+      return;
+    }
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.set(DsHeaders.NEXT_OFFSET, OffsetToken.format(batch.nextSeq()));
+    headers.set(DsHeaders.UP_TO_DATE, "true");
+    if (batch.endOfStream()) {
+      headers.set(DsHeaders.CLOSED, "true");
+    } else {
+      headers.set(DsHeaders.CURSOR, cursors.next(cursor));
+    }
+    exchange.respond(NO_CONTENT, headers, new byte[0]);
+  }
+
+  /**
+   * A 200 with records (or none, at the tail). {@code cursor} is non-null for long-polls, which
+   * carry a fresh cursor.
+   */
+  private void respondWithBatch(
+      Exchange exchange, ReadOutcome.Batch batch, OffsetToken from, String cursor) {
+    StreamInfo stream = batch.stream();
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.set(HttpHeaderNames.CONTENT_TYPE, stream.contentType());
+    headers.set(DsHeaders.NEXT_OFFSET, OffsetToken.format(batch.nextSeq()));
+    if (batch.upToDate()) {
+      headers.set(DsHeaders.UP_TO_DATE, "true");
+    }
+    if (batch.endOfStream()) {
+      headers.set(DsHeaders.CLOSED, "true");
+    }
+    boolean live = cursor != null || exchange.query().containsKey("live");
+    if (live) {
+      headers.set(DsHeaders.CURSOR, cursors.next(cursor));
+    }
+    // Records below the tail never change: a partial chunk may be cached; the tail may not.
+    headers.set(
+        HttpHeaderNames.CACHE_CONTROL,
+        batch.upToDate() ? "no-cache" : "public, max-age=60, stale-while-revalidate=300");
+    String etag = etag(stream, from, batch);
+    headers.set(HttpHeaderNames.ETAG, etag);
+    if (etag.equals(exchange.headers().get(HttpHeaderNames.IF_NONE_MATCH))) {
+      exchange.respond(NOT_MODIFIED, headers, new byte[0]);
+      return;
+    }
+    exchange.respond(OK, headers, Body.of(stream.contentType()).render(batch.records()));
+  }
+
+  /**
+   * Identifies one response: the stream's incarnation, where the read started and ended, and
+   * whether it saw the close.
+   */
+  private static String etag(StreamInfo stream, OffsetToken from, ReadOutcome.Batch batch) {
+    String start =
+        switch (from) {
+          case OffsetToken.At at -> Long.toString(at.seq());
+          case OffsetToken.Start start1 -> "-1";
+          case OffsetToken.Now now -> "now";
+        };
+    return "\""
+        + stream.streamId()
+        + ":"
+        + start
+        + ":"
+        + batch.nextSeq()
+        + (batch.endOfStream() ? ":c" : "")
+        + "\"";
+  }
+
+  /** Reads from a token that is not {@code now}; {@code -1} starts at the first retained record. */
+  static ReadOutcome readFrom(
+      StreamService service, String name, OffsetToken token, int maxChunkBytes) {
+    long from = token instanceof OffsetToken.At at ? at.seq() : 0;
+    ReadOutcome outcome =
+        service.read(name, new ReadRequest(from, MAX_RECORDS_PER_READ, maxChunkBytes)).join();
+    if (token instanceof OffsetToken.Start && outcome instanceof ReadOutcome.Trimmed trimmed) {
+      outcome =
+          service
+              .read(name, new ReadRequest(trimmed.startSeq(), MAX_RECORDS_PER_READ, maxChunkBytes))
+              .join();
+    }
+    return outcome;
+  }
+
+  /** Answers a read that found no batch. */
+  static void respondToMiss(Exchange exchange, ReadOutcome outcome) {
+    switch (outcome) {
+      case ReadOutcome.NotFound notFound -> DurableStreamsHandler.notFound(exchange);
+      case ReadOutcome.Gone gone -> DurableStreamsHandler.gone(exchange);
+      case ReadOutcome.Trimmed trimmed ->
+          exchange.respondError(
+              GONE,
+              "offset_trimmed",
+              "the offset is before the earliest retained record, "
+                  + OffsetToken.format(trimmed.startSeq()));
+      case ReadOutcome.BeyondTail beyond ->
+          exchange.respondError(
+              BAD_REQUEST,
+              "offset_beyond_tail",
+              "the offset is past the stream's tail " + OffsetToken.format(beyond.nextSeq()));
+      case ReadOutcome.Batch batch ->
+          throw new IllegalArgumentException("a batch is not a miss: " + batch.nextSeq());
+    }
+  }
+
+  /** Answers a lookup that found no live stream. */
+  static void respondToMiss(Exchange exchange, HeadOutcome outcome) {
+    switch (outcome) {
+      case HeadOutcome.NotFound notFound -> DurableStreamsHandler.notFound(exchange);
+      case HeadOutcome.Gone gone -> DurableStreamsHandler.gone(exchange);
+      case HeadOutcome.Found found ->
+          throw new IllegalArgumentException("a live stream is not a miss: " + found.stream());
+    }
+  }
+}

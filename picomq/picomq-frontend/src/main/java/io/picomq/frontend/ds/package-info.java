@@ -1,0 +1,8 @@
+/**
+ * The Durable Streams protocol on its exact wire vocabulary ({@code Stream-*} and {@code
+ * Producer-*} headers, opaque offsets, JSON mode, long-poll, SSE, closure, idempotent producers,
+ * TTL/expiry, ETags, forks), translated onto the {@link io.picomq.server.stream.StreamService}.
+ * Streams live under {@code /v1/stream/}: {@code /v1/stream/orders/42} is the stream {@code
+ * /orders/42}, the same stream the Pico protocol serves at {@code /orders/42}.
+ */
+package io.picomq.frontend.ds;

@@ -1,0 +1,134 @@
+package io.picomq.frontend.http;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.util.AsciiString;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * The pipeline of an accepted connection. One port serves three ways in:
+ *
+ * <ul>
+ *   <li>HTTP/1.1: codec, keep-alive, body aggregation, dispatch;
+ *   <li>HTTP/2 with prior knowledge: the client opens with the HTTP/2 preface, detected before any
+ *       HTTP/1.1 parsing;
+ *   <li>HTTP/1.1 with {@code Upgrade: h2c}: the first request is answered over HTTP/2 as stream 1.
+ * </ul>
+ *
+ * Every HTTP/2 stream gets its own child channel whose pipeline converts frames to HTTP/1-style
+ * messages, so both versions reach the same aggregator and dispatcher.
+ */
+final class ChannelSetup extends ChannelInitializer<SocketChannel> {
+
+  private final ListenerState state;
+  private final ChannelGroup connections;
+
+  ChannelSetup(ListenerState state, ChannelGroup connections) {
+    this.state = state;
+    this.connections = connections;
+  }
+
+  @Override
+  protected void initChannel(SocketChannel channel) {
+    connections.add(channel);
+    HttpLimits limits = state.limits;
+    HttpServerCodec http1 =
+        new HttpServerCodec(limits.maxRequestLineBytes(), limits.maxHeaderBytes(), 64 << 10);
+    HttpServerUpgradeHandler upgrade =
+        new HttpServerUpgradeHandler(
+            http1,
+            protocol ->
+                AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
+                    ? new Http2ServerUpgradeCodec(
+                        http2Codec(), new Http2MultiplexHandler(streams()))
+                    : null,
+            limits.maxBodyBytes());
+    ChannelPipeline pipeline = channel.pipeline();
+    pipeline.addLast(
+        new CleartextHttp2ServerUpgradeHandler(
+            http1,
+            upgrade,
+            new PriorKnowledge(http2Codec(), new Http2MultiplexHandler(streams()))));
+    pipeline.addLast(new PlainHttp1(state));
+  }
+
+  private Http2FrameCodec http2Codec() {
+    // A hard cap well above the configured limit: requests between the two get the dispatcher's
+    // JSON 431; only beyond it does the codec refuse the stream itself.
+    long hardCap = 2L * state.limits.maxHeaderBytes() + 1024;
+    return Http2FrameCodecBuilder.forServer()
+        .initialSettings(Http2Settings.defaultSettings().maxHeaderListSize(hardCap))
+        .build();
+  }
+
+  private ChannelInitializer<Channel> streams() {
+    return new ChannelInitializer<>() {
+      @Override
+      protected void initChannel(Channel stream) {
+        stream
+            .pipeline()
+            .addLast(new Http2StreamFrameToHttpObjectCodec(true))
+            .addLast(new LimitedAggregator(state))
+            .addLast(new RequestDispatcher(state, true));
+      }
+    };
+  }
+
+  /** Installs the HTTP/2 handlers when the client opened with the preface. */
+  private static final class PriorKnowledge extends io.netty.channel.ChannelInboundHandlerAdapter {
+    private final Http2FrameCodec codec;
+    private final Http2MultiplexHandler multiplex;
+
+    PriorKnowledge(Http2FrameCodec codec, Http2MultiplexHandler multiplex) {
+      this.codec = codec;
+      this.multiplex = multiplex;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+      // The multiplexer looks for the frame codec when added: the codec goes in first.
+      ChannelPipeline pipeline = ctx.pipeline();
+      pipeline.addAfter(ctx.name(), "http2-codec", codec);
+      pipeline.addAfter("http2-codec", null, multiplex);
+      pipeline.remove(this);
+    }
+  }
+
+  /**
+   * Reached by the first HTTP/1.1 message that is not an upgrade: the connection stays HTTP/1.1, so
+   * it gets the rest of the HTTP/1.1 pipeline and passes the message on.
+   */
+  private static final class PlainHttp1 extends SimpleChannelInboundHandler<HttpMessage> {
+    private final ListenerState state;
+
+    PlainHttp1(ListenerState state) {
+      this.state = state;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, HttpMessage message) {
+      ChannelPipeline pipeline = ctx.pipeline();
+      pipeline.addAfter(ctx.name(), null, new RequestDispatcher(state, false));
+      pipeline.addAfter(ctx.name(), null, new LimitedAggregator(state));
+      pipeline.replace(this, null, new HttpServerKeepAliveHandler());
+      ctx.fireChannelRead(ReferenceCountUtil.retain(message));
+    }
+  }
+}

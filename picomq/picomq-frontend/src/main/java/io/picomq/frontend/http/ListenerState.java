@@ -1,0 +1,59 @@
+package io.picomq.frontend.http;
+
+import io.netty.handler.codec.http.HttpHeaders;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * What every connection of one listener shares. Immutable except for the live-exchange set and the
+ * draining flag, both safe for any thread.
+ */
+final class ListenerState {
+
+  final RequestHandler handler;
+  final ExecutorService handlerExecutor;
+  final HttpLimits limits;
+  final HttpHeaders commonHeaders;
+  final InFlight inFlight = new InFlight();
+
+  /** Exchanges whose response has not finished; shutdown interrupts them. */
+  private final Set<Exchange> live = ConcurrentHashMap.newKeySet();
+
+  private volatile boolean draining;
+
+  ListenerState(
+      RequestHandler handler,
+      ExecutorService handlerExecutor,
+      HttpLimits limits,
+      HttpHeaders commonHeaders) {
+    this.handler = handler;
+    this.handlerExecutor = handlerExecutor;
+    this.limits = limits;
+    this.commonHeaders = commonHeaders;
+  }
+
+  boolean draining() {
+    return draining;
+  }
+
+  void began(Exchange exchange) {
+    inFlight.begin();
+    live.add(exchange);
+    if (draining) {
+      exchange.interrupt();
+    }
+  }
+
+  void finished(Exchange exchange) {
+    if (live.remove(exchange)) {
+      inFlight.end();
+    }
+  }
+
+  /** From now on every exchange, present and future, is told to wind down. */
+  void startDraining() {
+    draining = true;
+    live.forEach(Exchange::interrupt);
+  }
+}

@@ -1,0 +1,191 @@
+package io.picomq.frontend.http;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
+import java.util.Map.Entry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns aggregated requests into {@link Exchange}s and runs the handler on a virtual thread.
+ *
+ * <p>One instance per HTTP/1.1 connection or per HTTP/2 stream. On HTTP/1.1 it answers requests in
+ * arrival order: a pipelined request waits until the response before it has been written.
+ *
+ * <p>Threading: every field is owned by the channel's event loop.
+ */
+final class RequestDispatcher extends ChannelInboundHandlerAdapter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
+
+  private final ListenerState state;
+  private final boolean http2;
+  private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
+  private Exchange current;
+
+  RequestDispatcher(ListenerState state, boolean http2) {
+    this.state = state;
+    this.http2 = http2;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (!(msg instanceof FullHttpRequest request)) {
+      ReferenceCountUtil.release(msg);
+      return;
+    }
+    if (current != null) {
+      waiting.add(request);
+      return;
+    }
+    dispatch(ctx, request);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (current != null) {
+      current.interrupt();
+    }
+    waiting.forEach(ReferenceCountUtil::release);
+    waiting.clear();
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("closing {} after an error", ctx.channel(), cause);
+    ctx.close();
+  }
+
+  private void dispatch(ChannelHandlerContext ctx, FullHttpRequest request) {
+    Exchange exchange;
+    Rejection rejection;
+    try {
+      rejection = check(request);
+      QueryStringDecoder uri = new QueryStringDecoder(rejection == null ? request.uri() : "/");
+      String path = uri.path();
+      Map<String, List<String>> query = uri.parameters();
+      exchange =
+          new Exchange(
+              ctx.channel(),
+              state,
+              http2,
+              request.method(),
+              path,
+              uri.rawPath(),
+              query,
+              request.headers().copy(),
+              ByteBufUtil.getBytes(request.content()),
+              () -> next(ctx));
+    } catch (IllegalArgumentException badEncoding) {
+      rejection =
+          new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request", "malformed request target");
+      exchange = emptyExchange(ctx, request);
+    } finally {
+      request.release();
+    }
+    current = exchange;
+    state.began(exchange);
+    if (rejection != null) {
+      exchange.closeConnectionAfterResponse();
+      exchange.respondError(rejection.status, rejection.error, rejection.message);
+      return;
+    }
+    Exchange running = exchange;
+    state.handlerExecutor.execute(() -> run(running));
+  }
+
+  private Exchange emptyExchange(ChannelHandlerContext ctx, FullHttpRequest request) {
+    return new Exchange(
+        ctx.channel(),
+        state,
+        http2,
+        request.method(),
+        "/",
+        "/",
+        Map.of(),
+        new DefaultHttpHeaders(),
+        new byte[0],
+        () -> next(ctx));
+  }
+
+  private void run(Exchange exchange) {
+    try {
+      state.handler.handle(exchange);
+    } catch (RuntimeException | Error bug) {
+      LOG.error("handler failed on {} {}", exchange.method(), exchange.path(), bug);
+      if (!exchange.answered()) {
+        exchange.respondError(
+            HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal", "the server failed: a bug");
+      }
+    }
+  }
+
+  /** Runs on the event loop once the current response is written. */
+  private void next(ChannelHandlerContext ctx) {
+    current = null;
+    FullHttpRequest request = waiting.poll();
+    if (request != null) {
+      if (ctx.channel().isActive()) {
+        dispatch(ctx, request);
+      } else {
+        request.release();
+      }
+    }
+  }
+
+  private Rejection check(FullHttpRequest request) {
+    DecoderResult decoded = request.decoderResult();
+    if (decoded.isFailure()) {
+      Throwable cause = decoded.cause();
+      if (cause instanceof TooLongHttpHeaderException) {
+        return tooManyHeaders();
+      }
+      if (cause instanceof TooLongHttpLineException) {
+        return new Rejection(
+            HttpResponseStatus.REQUEST_URI_TOO_LONG,
+            "uri_too_long",
+            "the request line is longer than " + state.limits.maxRequestLineBytes() + " bytes");
+      }
+      if (cause instanceof TooLongFrameException) {
+        return tooManyHeaders();
+      }
+      return new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request", "malformed request");
+    }
+    if (headerBytes(request.headers()) > state.limits.maxHeaderBytes()) {
+      return tooManyHeaders();
+    }
+    return null;
+  }
+
+  private Rejection tooManyHeaders() {
+    return new Rejection(
+        HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+        "headers_too_large",
+        "the request headers exceed " + state.limits.maxHeaderBytes() + " bytes");
+  }
+
+  private static long headerBytes(HttpHeaders headers) {
+    long bytes = 0;
+    for (Entry<String, String> header : headers) {
+      bytes += header.getKey().length() + header.getValue().length();
+    }
+    return bytes;
+  }
+
+  private record Rejection(HttpResponseStatus status, String error, String message) {}
+}

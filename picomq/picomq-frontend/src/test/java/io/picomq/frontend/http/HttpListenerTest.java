@@ -1,0 +1,320 @@
+package io.picomq.frontend.http;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.ResourceLeakDetector;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class HttpListenerTest {
+
+  private static final HttpLimits LIMITS = new HttpLimits(1024, 1024, 512);
+
+  private HttpListener listener;
+  private final HttpClient http1 =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final HttpClient http2 =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+
+  @BeforeAll
+  static void detectLeaks() {
+    ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+  }
+
+  @AfterEach
+  void stop() {
+    if (listener != null) {
+      listener.close();
+    }
+  }
+
+  /** Echoes method, path, body, and whether it ran on a virtual thread. */
+  private static void echo(Exchange exchange) {
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.set("x-method", exchange.method().name());
+    headers.set("x-path", exchange.path());
+    headers.set("x-virtual", Thread.currentThread().isVirtual());
+    headers.set("x-http2", exchange.isHttp2());
+    exchange.respond(HttpResponseStatus.OK, headers, exchange.body());
+  }
+
+  private URI start(RequestHandler handler) throws InterruptedException {
+    listener =
+        HttpListener.start(
+            new HttpListener.Options("127.0.0.1", 0, LIMITS, Map.of("x-common", "yes"), 1, 128),
+            handler);
+    return URI.create("http://127.0.0.1:" + listener.address().getPort());
+  }
+
+  @Test
+  void http1RequestsRunOnVirtualThreads() throws Exception {
+    URI base = start(HttpListenerTest::echo);
+    HttpResponse<String> response =
+        http1.send(
+            HttpRequest.newBuilder(base.resolve("/a/b%20c?x=1"))
+                .POST(HttpRequest.BodyPublishers.ofString("hello"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+    assertThat(response.body()).isEqualTo("hello");
+    assertThat(response.headers().firstValue("x-path")).contains("/a/b c");
+    assertThat(response.headers().firstValue("x-virtual")).contains("true");
+    assertThat(response.headers().firstValue("x-common")).contains("yes");
+  }
+
+  @Test
+  void h2cUpgradeServesHttp2OnTheSamePort() throws Exception {
+    URI base = start(HttpListenerTest::echo);
+    HttpResponse<String> get =
+        http2.send(HttpRequest.newBuilder(base.resolve("/up")).build(), ofString());
+    assertThat(get.version()).isEqualTo(HttpClient.Version.HTTP_2);
+    assertThat(get.headers().firstValue("x-http2")).contains("true");
+    HttpResponse<String> post =
+        http2.send(
+            HttpRequest.newBuilder(base.resolve("/up"))
+                .POST(HttpRequest.BodyPublishers.ofString("over h2"))
+                .build(),
+            ofString());
+    assertThat(post.version()).isEqualTo(HttpClient.Version.HTTP_2);
+    assertThat(post.body()).isEqualTo("over h2");
+  }
+
+  @Test
+  void priorKnowledgeHttp2IsServed() throws Exception {
+    start(HttpListenerTest::echo);
+    try (H2PriorKnowledgeClient client = new H2PriorKnowledgeClient(listener.address())) {
+      var response = client.send(HttpMethod.PUT, "/pk", Map.of(), "direct");
+      assertThat(response.status()).isEqualTo(200);
+      assertThat(response.body()).isEqualTo("direct");
+      assertThat(response.headers()).containsEntry("x-http2", "true");
+      assertThat(response.headers()).containsEntry("x-method", "PUT");
+      // A second stream on the same connection.
+      assertThat(client.send(HttpMethod.GET, "/again", Map.of(), "").headers())
+          .containsEntry("x-path", "/again");
+    }
+  }
+
+  @Test
+  void oversizedBodiesGet413WithAJsonError() throws Exception {
+    URI base = start(HttpListenerTest::echo);
+    HttpResponse<String> fixed =
+        http1.send(
+            HttpRequest.newBuilder(base.resolve("/big"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[1025]))
+                .build(),
+            ofString());
+    assertJsonError(fixed, 413, "body_too_large");
+    assertThat(fixed.headers().firstValue("x-common")).contains("yes");
+
+    HttpResponse<String> chunked =
+        http1.send(
+            HttpRequest.newBuilder(base.resolve("/big"))
+                .POST(
+                    HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new ByteArrayInputStream(new byte[2000])))
+                .build(),
+            ofString());
+    assertJsonError(chunked, 413, "body_too_large");
+
+    HttpResponse<String> withinLimit =
+        http1.send(
+            HttpRequest.newBuilder(base.resolve("/ok"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[1024]))
+                .build(),
+            ofString());
+    assertThat(withinLimit.statusCode()).isEqualTo(200);
+
+    try (H2PriorKnowledgeClient client = new H2PriorKnowledgeClient(listener.address())) {
+      var response = client.send(HttpMethod.POST, "/big", Map.of(), "x".repeat(1500));
+      assertThat(response.status()).isEqualTo(413);
+      assertThat(response.body()).contains("\"error\":\"body_too_large\"");
+    }
+  }
+
+  @Test
+  void oversizedHeadersGet431WithAJsonError() throws Exception {
+    URI base = start(HttpListenerTest::echo);
+    HttpResponse<String> response =
+        http1.send(
+            HttpRequest.newBuilder(base.resolve("/h")).header("x-big", "v".repeat(1100)).build(),
+            ofString());
+    assertJsonError(response, 431, "headers_too_large");
+
+    try (H2PriorKnowledgeClient client = new H2PriorKnowledgeClient(listener.address())) {
+      var h2 = client.send(HttpMethod.GET, "/h", Map.of("x-big", "v".repeat(1100)), "");
+      assertThat(h2.status()).isEqualTo(431);
+      assertThat(h2.body()).contains("\"error\":\"headers_too_large\"");
+    }
+  }
+
+  @Test
+  void overlongRequestLinesGet414() throws Exception {
+    URI base = start(HttpListenerTest::echo);
+    HttpResponse<String> response =
+        http1.send(HttpRequest.newBuilder(base.resolve("/" + "a".repeat(600))).build(), ofString());
+    assertJsonError(response, 414, "uri_too_long");
+  }
+
+  @Test
+  void malformedPercentEncodingGets400() throws Exception {
+    URI base = start(HttpListenerTest::echo);
+    String raw = rawExchange("GET /bad%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assertThat(raw).startsWith("HTTP/1.1 400").contains("\"error\":\"bad_request\"");
+  }
+
+  @Test
+  void aFailingHandlerAnswers500() throws Exception {
+    URI base =
+        start(
+            exchange -> {
+              throw new IllegalStateException("boom");
+            });
+    HttpResponse<String> response =
+        http1.send(HttpRequest.newBuilder(base.resolve("/x")).build(), ofString());
+    assertJsonError(response, 500, "internal");
+  }
+
+  @Test
+  void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+    start(
+        exchange -> {
+          if (exchange.path().equals("/slow")) {
+            sleepQuietly(300);
+          }
+          echo(exchange);
+        });
+    String raw =
+        rawExchange(
+            "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /fast HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assertThat(raw.indexOf("x-path: /slow")).isPositive().isLessThan(raw.indexOf("x-path: /fast"));
+  }
+
+  @Test
+  void shutdownDrainsInFlightRequestsAndInterruptsLiveOnes() throws Exception {
+    CountDownLatch slowStarted = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch liveStarted = new CountDownLatch(1);
+    URI base =
+        start(
+            exchange -> {
+              if (exchange.path().equals("/slow")) {
+                slowStarted.countDown();
+                awaitQuietly(release);
+                echo(exchange);
+              } else {
+                liveStarted.countDown();
+                exchange
+                    .interrupted()
+                    .thenRun(
+                        () ->
+                            exchange.respond(
+                                HttpResponseStatus.NO_CONTENT,
+                                new DefaultHttpHeaders(),
+                                new byte[0]));
+              }
+            });
+    CompletableFuture<HttpResponse<String>> slow =
+        http1.sendAsync(HttpRequest.newBuilder(base.resolve("/slow")).build(), ofString());
+    CompletableFuture<HttpResponse<String>> live =
+        HttpClient.newHttpClient()
+            .sendAsync(HttpRequest.newBuilder(base.resolve("/live")).build(), ofString());
+    assertThat(slowStarted.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(liveStarted.await(5, TimeUnit.SECONDS)).isTrue();
+
+    CompletableFuture<Void> stopped = listener.shutdown(Duration.ofSeconds(10));
+    assertThat(live.get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
+    assertThat(stopped).isNotDone();
+    assertThatThrownBy(() -> new Socket("127.0.0.1", base.getPort()).close())
+        .isInstanceOf(ConnectException.class);
+
+    release.countDown();
+    HttpResponse<String> drained = slow.get(5, TimeUnit.SECONDS);
+    assertThat(drained.statusCode()).isEqualTo(200);
+    assertThat(drained.headers().firstValue("connection")).contains("close");
+    stopped.get(5, TimeUnit.SECONDS);
+    assertThat(listener.inFlight()).isZero();
+  }
+
+  @Test
+  void shutdownGivesUpOnRequestsThatOutlastTheDrain() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1);
+    URI base =
+        start(
+            exchange -> {
+              started.countDown();
+              awaitQuietly(never);
+            });
+    CompletableFuture<HttpResponse<String>> stuck =
+        http1.sendAsync(HttpRequest.newBuilder(base.resolve("/stuck")).build(), ofString());
+    assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+    long begin = System.nanoTime();
+    listener.shutdown(Duration.ofMillis(300)).get(5, TimeUnit.SECONDS);
+    assertThat(Duration.ofNanos(System.nanoTime() - begin))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(300));
+    assertThat(stuck).failsWithin(5, TimeUnit.SECONDS);
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private static HttpResponse.BodyHandler<String> ofString() {
+    return HttpResponse.BodyHandlers.ofString();
+  }
+
+  private static void assertJsonError(HttpResponse<String> response, int status, String error) {
+    assertThat(response.statusCode()).isEqualTo(status);
+    assertThat(response.headers().firstValue("content-type")).contains("application/json");
+    assertThat(response.body()).startsWith("{\"error\":\"" + error + "\",\"message\":\"");
+  }
+
+  private String rawExchange(String request) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", listener.address().getPort())) {
+      socket.setSoTimeout(5000);
+      OutputStream out = socket.getOutputStream();
+      out.write(request.getBytes(UTF_8));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      return new String(in.readAllBytes(), UTF_8);
+    }
+  }
+
+  private static void sleepQuietly(long millis) {
+    awaitQuietly(new CountDownLatch(1), millis);
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    awaitQuietly(latch, 30_000);
+  }
+
+  private static void awaitQuietly(CountDownLatch latch, long millis) {
+    try {
+      latch.await(millis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
