@@ -25,6 +25,8 @@ public final class MetadataRejectedException extends RuntimeException {
     OFFSET_MISMATCH,
     UNKNOWN_OBJECT,
     NODE_FENCED,
-    STREAM_CLOSED
+    STREAM_CLOSED,
+    /** The stream is open on another node that is still running. */
+    OPEN_ON_OTHER_NODE
   }
 }

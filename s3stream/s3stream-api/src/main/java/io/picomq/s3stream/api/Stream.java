@@ -30,9 +30,14 @@ public interface Stream {
   CompletableFuture<AppendOutcome> append(int recordCount, ByteBuf payload);
 
   /**
-   * Reads batches covering {@code [startOffset, endOffset)}, stopping after about {@code maxBytes}.
-   * Fails with {@link IllegalArgumentException} for a range outside {@code [startOffset(),
-   * confirmOffset()]}.
+   * Reads batches covering {@code [startOffset, endOffset)}, stopping after about {@code maxBytes}
+   * (the batch reaching the limit is included, so a non-empty range yields at least one batch). The
+   * first batch holds {@code startOffset} (it may begin before it: batches are never split); the
+   * batches are contiguous. {@code endOffset} beyond {@link #confirmOffset()} is clamped to it, so
+   * a reader at the tail may pass {@code Long.MAX_VALUE}; a fetch at {@code confirmOffset()} yields
+   * no batch. Fails with {@link IllegalArgumentException} when {@code startOffset} lies outside
+   * {@code [startOffset(), confirmOffset()]}, and with {@link FastReadMissException} when {@code
+   * options.fastRead()} and the data is not cached.
    */
   CompletableFuture<FetchResult> fetch(
       long startOffset, long endOffset, int maxBytes, ReadOptions options);

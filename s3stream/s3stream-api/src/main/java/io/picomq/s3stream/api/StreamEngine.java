@@ -1,0 +1,34 @@
+package io.picomq.s3stream.api;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One node's stream engine: the WAL, the caches and the upload pipeline behind every {@link Stream}
+ * this node owns. Built by the facade's builder ({@code io.picomq.s3stream.S3Stream.builder()}).
+ *
+ * <p>Lifecycle: {@link #start()} once (it recovers what an earlier process of this node left in the
+ * WAL), then {@link #openStream} as needed, then {@link #shutdown()} once. Every future completes.
+ */
+public interface StreamEngine {
+
+  /**
+   * Recovers the WAL of earlier processes of this node: records acknowledged there but not yet in
+   * objects are uploaded and committed, then the streams those processes had open are closed. The
+   * engine accepts {@link #openStream} only after this completes.
+   */
+  CompletableFuture<Void> start();
+
+  /**
+   * Opens the stream at a new epoch on this node (fencing every earlier writer) and returns it.
+   * Opening a stream this engine already has open returns that same instance. Fails with {@link
+   * MetadataRejectedException} when the metadata plane refuses, and with {@link
+   * IllegalStateException} before {@link #start()} completed or after {@link #shutdown()}.
+   */
+  CompletableFuture<Stream> openStream(long streamId);
+
+  /**
+   * Stops accepting appends, uploads and commits everything acknowledged, closes every open stream
+   * in the metadata plane and releases the WAL, caches and threads. Idempotent.
+   */
+  CompletableFuture<Void> shutdown();
+}

@@ -1,0 +1,354 @@
+package io.picomq.s3stream.core;
+
+import io.picomq.s3stream.api.EngineConfig;
+import io.picomq.s3stream.api.MetadataRejectedException;
+import io.picomq.s3stream.api.ObjectManager;
+import io.picomq.s3stream.api.Stream;
+import io.picomq.s3stream.api.StreamEngine;
+import io.picomq.s3stream.api.StreamManager;
+import io.picomq.s3stream.core.blockcache.BlockCache;
+import io.picomq.s3stream.core.blockcache.BlockCacheConfig;
+import io.picomq.s3stream.core.logcache.CacheBlock;
+import io.picomq.s3stream.core.logcache.LogCache;
+import io.picomq.s3stream.core.logcache.StreamSlice;
+import io.picomq.s3stream.core.metrics.EngineMetrics;
+import io.picomq.s3stream.core.read.StorageReader;
+import io.picomq.s3stream.core.read.StorageReaderConfig;
+import io.picomq.s3stream.core.recovery.RecoveryReport;
+import io.picomq.s3stream.core.recovery.WalRecovery;
+import io.picomq.s3stream.core.stream.CommittedReader;
+import io.picomq.s3stream.core.stream.Fetcher;
+import io.picomq.s3stream.core.stream.OpenStream;
+import io.picomq.s3stream.core.stream.WritePath;
+import io.picomq.s3stream.core.upload.CommitRetry;
+import io.picomq.s3stream.core.upload.ObjectUploader;
+import io.picomq.s3stream.core.upload.UploadPipeline;
+import io.picomq.s3stream.core.upload.UploadSettings;
+import io.picomq.s3stream.object.ObjectNamespace;
+import io.picomq.s3stream.objectstore.ObjectStore;
+import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.wal.WriteAheadLog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's stream engine, assembled from its parts: the write path ({@link WritePath}) appends to
+ * the WAL and the {@link LogCache}; sealed blocks flow through the {@link UploadPipeline} into
+ * committed objects; {@link OpenStream}s read through the {@link Fetcher}; {@link WalRecovery} runs
+ * at start.
+ *
+ * <p>Lifecycle: new → {@link #start()} (recovery) → started → {@link #shutdown()} → shut down. A
+ * failed start leaves the engine failed; only shutdown is then accepted.
+ *
+ * <p>Threading: any thread may call any method; the parts document their own rules. The engine's
+ * own mutable state is the map of open streams (concurrent) and the lifecycle phase (atomic).
+ */
+public final class Engine implements StreamEngine {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+
+  private enum Phase {
+    NEW,
+    STARTING,
+    STARTED,
+    FAILED,
+    SHUTTING_DOWN,
+    SHUT_DOWN
+  }
+
+  private final EngineConfig config;
+  private final WriteAheadLog wal;
+  private final StreamManager streamManager;
+  private final Scheduler scheduler;
+  private final EngineMetrics metrics;
+  private final LogCache cache;
+  private final UploadPipeline pipeline;
+  private final WritePath writePath;
+  private final Fetcher fetcher;
+  private final BlockCache blockCache;
+  private final WalRecovery recovery;
+  private final Map<Long, OpenStream> streams = new ConcurrentHashMap<>();
+  private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.NEW);
+  private final CompletableFuture<Void> shutDown = new CompletableFuture<>();
+
+  // Set by start, read by shutdown.
+  private volatile Scheduler.Cancellable intervalTimer = () -> {};
+
+  /**
+   * @param wal the node's WAL, not yet started; the engine starts, recovers, resets and shuts it
+   *     down
+   * @param dataStore where data objects go and are read from (through the block cache); not closed
+   *     by the engine
+   */
+  public Engine(
+      EngineConfig config,
+      WriteAheadLog wal,
+      ObjectStore dataStore,
+      StreamManager streamManager,
+      ObjectManager objectManager,
+      EngineResources resources) {
+    this.config = config;
+    this.wal = wal;
+    this.streamManager = streamManager;
+    this.scheduler = resources.scheduler();
+    this.metrics = new EngineMetrics(resources.registry());
+    this.cache = new LogCache(config.walCacheSizeBytes(), scheduler.nanoTime());
+    UploadSettings settings =
+        new UploadSettings(
+            new ObjectNamespace(config.namespace()),
+            config.streamSplitSizeBytes(),
+            config.objectBlockSizeBytes(),
+            UploadSettings.DEFAULT_PREPARED_OBJECT_TTL);
+    ObjectUploader uploader =
+        new ObjectUploader(dataStore, objectManager, settings, resources.allocator(), metrics);
+    CommitRetry committer = new CommitRetry(objectManager, scheduler, metrics);
+    this.pipeline =
+        new UploadPipeline(
+            uploader, committer, wal, resources.executor(), metrics, new PipelineListener());
+    this.writePath =
+        new WritePath(
+            wal,
+            cache,
+            pipeline,
+            scheduler,
+            resources.executor(),
+            resources.allocator(),
+            metrics,
+            config.effectiveUploadThresholdBytes(),
+            TimeUnit.MILLISECONDS.toNanos(config.appendWaitMillis()),
+            config.maxWaitingAppends());
+    this.blockCache =
+        new BlockCache(
+            dataStore,
+            blockCacheConfig(config.blockCacheSizeBytes()),
+            resources.clock(),
+            resources.allocator(),
+            resources.registry());
+    StorageReader storageReader =
+        new StorageReader(
+            objectManager, settings.namespace(), blockCache, StorageReaderConfig.DEFAULT);
+    CommittedReader committedReader =
+        (streamId, startOffset, endOffset, maxBytes, fastRead) -> {
+          try {
+            return storageReader
+                .read(streamId, startOffset, endOffset, maxBytes, fastRead)
+                .thenApply(batches -> batches);
+          } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+          }
+        };
+    this.fetcher = new Fetcher(cache, committedReader, metrics);
+    this.recovery =
+        new WalRecovery(
+            wal,
+            streamManager,
+            uploader,
+            committer,
+            metrics,
+            config.effectiveUploadThresholdBytes());
+    metrics.gauge("s3stream.logcache.bytes", "bytes held by the log cache", cache::sizeBytes);
+    metrics.gauge(
+        "s3stream.logcache.blocks", "blocks in the log cache", () -> cache.blocks().size());
+    metrics.gauge("s3stream.streams.open", "streams open on this engine", streams::size);
+  }
+
+  @Override
+  public CompletableFuture<Void> start() {
+    if (!phase.compareAndSet(Phase.NEW, Phase.STARTING)) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException("start() may be called once, on a new engine: " + phase));
+    }
+    return recovery
+        .run()
+        .handle(
+            (report, error) -> {
+              if (error != null) {
+                phase.set(Phase.FAILED);
+                LOG.error("engine of node {} failed to start", config.nodeId(), error);
+                throw asCompletion(error);
+              }
+              started(report);
+              return null;
+            });
+  }
+
+  private void started(RecoveryReport report) {
+    LOG.info("engine of node {} epoch {} started: {}", config.nodeId(), config.nodeEpoch(), report);
+    if (!phase.compareAndSet(Phase.STARTING, Phase.STARTED)) {
+      return; // shut down while starting
+    }
+    if (config.walUploadIntervalMillis() > 0) {
+      scheduleIntervalSeal(TimeUnit.MILLISECONDS.toNanos(config.walUploadIntervalMillis()));
+    }
+  }
+
+  @Override
+  public CompletableFuture<Stream> openStream(long streamId) {
+    if (phase.get() != Phase.STARTED) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException("the engine is not started: " + phase.get()));
+    }
+    if (writePath.isFenced()) {
+      return CompletableFuture.failedFuture(
+          new MetadataRejectedException(
+              MetadataRejectedException.Reason.NODE_FENCED, "this engine was fenced"));
+    }
+    OpenStream existing = streams.get(streamId);
+    if (existing != null) {
+      if (!existing.isClosing()) {
+        return CompletableFuture.completedFuture(existing);
+      }
+      // Reopen only once the old instance's data is committed and the stream closed.
+      return existing
+          .closedFuture()
+          .handle((ignored, error) -> null)
+          .thenCompose(ignored -> openStream(streamId));
+    }
+    return streamManager
+        .openStream(streamId)
+        .thenApply(
+            opened -> {
+              OpenStream stream =
+                  new OpenStream(opened, writePath, fetcher, streamManager, this::streamClosed);
+              OpenStream raced = streams.putIfAbsent(streamId, stream);
+              return raced != null ? raced : stream;
+            });
+  }
+
+  @Override
+  public CompletableFuture<Void> shutdown() {
+    Phase was = phase.getAndUpdate(p -> p == Phase.SHUT_DOWN ? p : Phase.SHUTTING_DOWN);
+    if (was == Phase.SHUTTING_DOWN || was == Phase.SHUT_DOWN) {
+      return shutDown.copy();
+    }
+    intervalTimer.cancel();
+    if (was == Phase.NEW || was == Phase.FAILED || was == Phase.STARTING) {
+      // Nothing was appended: there is nothing to flush.
+      wal.close();
+      blockCache.close();
+      phase.set(Phase.SHUT_DOWN);
+      shutDown.complete(null);
+      return shutDown.copy();
+    }
+    List<CompletableFuture<Void>> closing = new ArrayList<>();
+    for (OpenStream stream : streams.values()) {
+      closing.add(stream.close().exceptionally(error -> null));
+    }
+    CompletableFuture.allOf(closing.toArray(CompletableFuture<?>[]::new))
+        .thenCompose(ignored -> writePath.shutdown())
+        .thenCompose(ignored -> pipeline.lastTrim())
+        .handle((ignored, error) -> error)
+        .thenCompose(
+            flushError ->
+                wal.shutdownGracefully()
+                    .handle(
+                        (ignored, walError) -> {
+                          Throwable error = flushError != null ? flushError : walError;
+                          if (walError != null) {
+                            wal.close();
+                          }
+                          blockCache.close();
+                          cache.releaseAll(scheduler.nanoTime());
+                          phase.set(Phase.SHUT_DOWN);
+                          if (error != null) {
+                            LOG.warn("engine shut down without flushing everything", error);
+                            shutDown.completeExceptionally(unwrap(error));
+                          } else {
+                            shutDown.complete(null);
+                          }
+                          return null;
+                        }));
+    return shutDown.copy();
+  }
+
+  /** The engine's meters. */
+  public EngineMetrics metrics() {
+    return metrics;
+  }
+
+  /** The log cache (its accounting is what admission control honours). */
+  public LogCache logCache() {
+    return cache;
+  }
+
+  /** Pages of the block cache: 1 MiB, or the whole cache if it is smaller. */
+  private static BlockCacheConfig blockCacheConfig(long capacityBytes) {
+    int pageSize = (int) Math.min(BlockCacheConfig.DEFAULT_PAGE_SIZE_BYTES, capacityBytes);
+    return BlockCacheConfig.builder().capacityBytes(capacityBytes).pageSizeBytes(pageSize).build();
+  }
+
+  private void streamClosed(OpenStream stream) {
+    streams.remove(stream.streamId(), stream);
+  }
+
+  private void scheduleIntervalSeal(long intervalNanos) {
+    intervalTimer =
+        scheduler.schedule(
+            () -> {
+              if (phase.get() != Phase.STARTED) {
+                return;
+              }
+              writePath.sealIfOlderThan(intervalNanos / 2);
+              scheduleIntervalSeal(intervalNanos);
+            },
+            intervalNanos);
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    Throwable cause = error;
+    while (cause instanceof CompletionException && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+
+  private static CompletionException asCompletion(Throwable error) {
+    Throwable cause = unwrap(error);
+    return cause instanceof CompletionException c ? c : new CompletionException(cause);
+  }
+
+  /** Moves committed offsets, frees the log cache, and stops the write path on failure. */
+  private final class PipelineListener implements UploadPipeline.Listener {
+    @Override
+    public void onCommitted(CacheBlock block) {
+      for (StreamSlice slice : block.slices()) {
+        OpenStream stream = streams.get(slice.streamId());
+        long end = slice.endOffset();
+        if (stream != null && stream.epoch() == slice.epoch() && end >= 0) {
+          stream.committed(end);
+        }
+      }
+      cache.markCommitted(block);
+      // Free room for the next block now, off the write path's lock, so that appends rarely have
+      // to evict (and release thousands of buffers) while holding it. Newer committed blocks stay
+      // for tail readers.
+      cache.evictCommitted(cache.capacityBytes() - config.effectiveUploadThresholdBytes());
+      writePath.retryWaiting();
+    }
+
+    @Override
+    public void onFailed(Throwable error) {
+      if (error instanceof MetadataRejectedException rejected
+          && (rejected.reason() == MetadataRejectedException.Reason.FENCED
+              || rejected.reason() == MetadataRejectedException.Reason.NODE_FENCED)) {
+        LOG.warn(
+            "node {} epoch {} is fenced: {}",
+            config.nodeId(),
+            config.nodeEpoch(),
+            error.toString());
+        writePath.fence();
+        wal.fence("the metadata plane fenced this node: " + error.getMessage());
+      } else {
+        writePath.fail(error);
+      }
+    }
+  }
+}

@@ -1,0 +1,13 @@
+package io.picomq.s3stream.core.recovery;
+
+/**
+ * What a recovery did.
+ *
+ * @param walRecords records the WAL returned
+ * @param uploadedRecords records re-uploaded and committed
+ * @param droppedRecords records already committed, of closed streams, or after a gap
+ * @param uploads upload batches committed
+ * @param closedStreams streams of earlier processes closed
+ */
+public record RecoveryReport(
+    int walRecords, int uploadedRecords, int droppedRecords, int uploads, int closedStreams) {}

@@ -1,0 +1,177 @@
+package io.picomq.s3stream.core.upload;
+
+import io.picomq.s3stream.api.CommitStreamSetObjectRequest;
+import io.picomq.s3stream.core.logcache.CacheBlock;
+import io.picomq.s3stream.core.logcache.CachedBatch;
+import io.picomq.s3stream.core.logcache.StreamSlice;
+import io.picomq.s3stream.core.metrics.EngineMetrics;
+import io.picomq.s3stream.wal.WriteAheadLog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Uploads sealed log cache blocks and commits them in seal order.
+ *
+ * <p>For each block, in the order {@link #submit} is called (the write path submits in seal order,
+ * under its lock):
+ *
+ * <ol>
+ *   <li>wait until every batch of the block is confirmed by the WAL ({@link CacheBlock#confirmed});
+ *   <li>write its objects ({@link ObjectUploader}): this runs as soon as the block is confirmed, so
+ *       the uploads of several blocks overlap;
+ *   <li>commit, but only after the previous block's commit succeeded (a chain of futures is the
+ *       sequencer): the metadata plane needs each stream's ranges to continue its committed end;
+ *   <li>tell the {@link Listener} (the engine advances streams' committed offsets and lets the log
+ *       cache evict the block), then trim the WAL up to the block's last record.
+ * </ol>
+ *
+ * <p>A failed write or commit stops the pipeline for good: later blocks would leave a gap, so none
+ * of them is committed, and the listener hears {@link Listener#onFailed} once.
+ *
+ * <p>Threading: {@link #submit} takes a short lock to extend the chain; every step runs on the
+ * given executor, never inside the caller's call.
+ */
+public final class UploadPipeline {
+
+  private static final Logger LOG = LoggerFactory.getLogger(UploadPipeline.class);
+
+  /** What the engine learns from the pipeline. */
+  public interface Listener {
+    /** The block's data is committed. Called in commit order, one block at a time. */
+    void onCommitted(CacheBlock block);
+
+    /** The pipeline stopped; no later block will commit. Called at most once. */
+    void onFailed(Throwable error);
+  }
+
+  private final ObjectUploader uploader;
+  private final CommitRetry committer;
+  private final WriteAheadLog wal;
+  private final Executor executor;
+  private final EngineMetrics metrics;
+  private final Listener listener;
+  private final AtomicBoolean failed = new AtomicBoolean();
+  private final ReentrantLock lock = new ReentrantLock();
+
+  // Guarded by lock.
+  private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+
+  // Written on the executor by one commit at a time; read by shutdown.
+  private volatile CompletableFuture<Void> lastTrim = CompletableFuture.completedFuture(null);
+
+  public UploadPipeline(
+      ObjectUploader uploader,
+      CommitRetry committer,
+      WriteAheadLog wal,
+      Executor executor,
+      EngineMetrics metrics,
+      Listener listener) {
+    this.uploader = uploader;
+    this.committer = committer;
+    this.wal = wal;
+    this.executor = executor;
+    this.metrics = metrics;
+    this.listener = listener;
+  }
+
+  /**
+   * Uploads and commits {@code block} after every block submitted before it.
+   *
+   * @return completes once the block (and every earlier one) is committed; an empty block completes
+   *     with the blocks before it
+   */
+  public CompletableFuture<Void> submit(CacheBlock block) {
+    lock.lock();
+    try {
+      if (block.isEmpty()) {
+        return tail.copy();
+      }
+      long sealedNanos = System.nanoTime();
+      CompletableFuture<CommitStreamSetObjectRequest> written =
+          block
+              .confirmed()
+              .thenComposeAsync(
+                  ignored -> {
+                    if (failed.get()) {
+                      return CompletableFuture.failedFuture(
+                          new IllegalStateException("the upload pipeline has stopped"));
+                    }
+                    return uploader.write(block.id(), streamData(block));
+                  },
+                  executor)
+              .whenComplete(
+                  (request, error) ->
+                      metrics.uploadLatency.record(
+                          System.nanoTime() - sealedNanos, TimeUnit.NANOSECONDS));
+      CompletableFuture<Void> committed =
+          tail.thenCompose(ignored -> written)
+              .thenComposeAsync(committer::commit, executor)
+              .thenRunAsync(() -> afterCommit(block), executor);
+      committed.whenComplete(
+          (ignored, error) -> {
+            if (error != null && failed.compareAndSet(false, true)) {
+              LOG.error(
+                  "upload of block {} failed; no later upload will commit", block.id(), error);
+              listener.onFailed(CommitRetry.unwrap(error));
+            }
+          });
+      tail = committed;
+      return committed.copy();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Completes once everything submitted so far is committed (or fails as the pipeline did). */
+  public CompletableFuture<Void> flushed() {
+    lock.lock();
+    try {
+      return tail.copy();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The WAL trim issued after the latest commit. */
+  public CompletableFuture<Void> lastTrim() {
+    return lastTrim;
+  }
+
+  private void afterCommit(CacheBlock block) {
+    metrics.uploads.increment();
+    listener.onCommitted(block);
+    try {
+      lastTrim =
+          wal.trim(block.lastWalOffset())
+              .whenComplete(
+                  (ignored, error) -> {
+                    if (error != null) {
+                      LOG.warn(
+                          "WAL trim to {} failed: {}", block.lastWalOffset(), error.toString());
+                    }
+                  });
+      metrics.walTrims.increment();
+    } catch (RuntimeException e) {
+      // The data is committed; an untrimmed WAL only costs a redundant re-upload on recovery.
+      LOG.warn("WAL trim to {} refused: {}", block.lastWalOffset(), e.toString());
+    }
+  }
+
+  private static List<StreamData> streamData(CacheBlock block) {
+    List<StreamData> streams = new ArrayList<>();
+    for (StreamSlice slice : block.slices()) {
+      List<CachedBatch> batches = slice.retainAll();
+      if (!batches.isEmpty()) {
+        streams.add(new StreamData(slice.streamId(), slice.epoch(), batches));
+      }
+    }
+    return streams;
+  }
+}
