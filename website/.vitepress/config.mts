@@ -13,14 +13,30 @@ export default defineConfig({
           text: 'Introduction',
           items: [
             { text: 'Overview', link: '/docs/' },
+            { text: 'Quick start', link: '/docs/quick-start' },
+            { text: 'Operating a node', link: '/docs/operating' },
             { text: 'Building and testing', link: '/docs/development' }
+          ]
+        },
+        {
+          text: 'Protocols',
+          items: [
+            { text: 'The Pico protocol', link: '/docs/pico-protocol' },
+            { text: 'Durable Streams', link: '/docs/durable-streams' }
           ]
         },
         {
           text: 'The engine (s3stream)',
           items: [
-            { text: 'Formats and storage', link: '/docs/engine' },
+            { text: 'The engine', link: '/docs/engine' },
             { text: 'Object storage URIs', link: '/docs/object-storage' }
+          ]
+        },
+        {
+          text: 'The metadata plane',
+          items: [
+            { text: 'Commands and state', link: '/docs/metadata' },
+            { text: 'The SQL command log', link: '/docs/sql-log' }
           ]
         }
       ]

@@ -12,15 +12,23 @@ import picocli.CommandLine.Command;
     name = "pico",
     mixinStandardHelpOptions = true,
     versionProvider = Pico.Version.class,
+    subcommands = {ServeCommand.class},
     description = {
       "PicoMQ: a durable, real-time stream server whose records live in object storage.",
       "",
-      "The server and the client verbs are not part of this build yet; today pico reports",
-      "its version and this usage."
+      "Run a node with 'pico serve'. The client verbs are not part of this build yet."
     })
 public final class Pico implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** The protocol spoken by {@code serve} (and, later, the client verbs). */
+  @CommandLine.Option(
+      names = "--protocol",
+      scope = CommandLine.ScopeType.INHERIT,
+      defaultValue = "${env:PICO_PROTOCOL:-pico}",
+      description = "pico or ds (Durable Streams) (PICO_PROTOCOL).")
+  String protocol;
 
   @Override
   public void run() {

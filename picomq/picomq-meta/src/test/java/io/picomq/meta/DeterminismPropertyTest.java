@@ -33,7 +33,7 @@ class DeterminismPropertyTest {
 
   @Test
   void theSameCommandsOnTwoFreshStatesGiveEqualStatesAndIdenticalSnapshots() {
-    qt().withExamples(200)
+    qt().withExamples(60)
         .forAll(longs().all(), integers().between(1, 300))
         .checkAssert(
             (seed, length) -> {
@@ -53,7 +53,7 @@ class DeterminismPropertyTest {
 
   @Test
   void snapshotRestoreAndContinueEqualsNeverSnapshotting() {
-    qt().withExamples(200)
+    qt().withExamples(60)
         .forAll(longs().all(), integers().between(1, 300), integers().between(0, 300))
         .checkAssert(
             (seed, length, splitAt) -> {
@@ -85,7 +85,7 @@ class DeterminismPropertyTest {
   @Test
   void everyStepKeepsTheStateConsistent() {
     Set<String> reached = new HashSet<>();
-    qt().withExamples(150)
+    qt().withExamples(40)
         .forAll(longs().all(), integers().between(50, 300))
         .checkAssert(
             (seed, length) -> {

@@ -1,0 +1,252 @@
+package io.picomq.cli;
+
+import io.picomq.cli.node.Node;
+import io.picomq.cli.node.NodeConfig;
+import io.picomq.frontend.Protocol;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code pico serve}: runs a node until SIGINT/SIGTERM, then stops it gracefully. Every flag has a
+ * {@code PICO_*} environment variable; a flag wins over its variable.
+ */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run a PicoMQ node. With no flags: SQLite metadata and file storage under ./data,",
+      "the Pico protocol on 127.0.0.1:4437 and the admin API on 127.0.0.1:9090."
+    })
+final class ServeCommand implements Callable<Integer> {
+
+  @ParentCommand Pico pico;
+
+  @Option(
+      names = "--node-id",
+      defaultValue = "${env:PICO_NODE_ID:-1}",
+      description = "Stable node id (PICO_NODE_ID, default 1).")
+  int nodeId;
+
+  @Option(
+      names = "--node-epoch",
+      defaultValue = "${env:PICO_NODE_EPOCH}",
+      description = "This process's epoch (PICO_NODE_EPOCH, default: now in ms).")
+  Long nodeEpoch;
+
+  @Option(
+      names = "--cluster-id",
+      defaultValue = "${env:PICO_CLUSTER_ID:-picomq}",
+      description = "Cluster name (PICO_CLUSTER_ID).")
+  String clusterId;
+
+  @Option(
+      names = "--slots",
+      defaultValue = "${env:PICO_SLOTS:-1}",
+      description = "Placement slots (PICO_SLOTS).")
+  int slots;
+
+  @Option(
+      names = "--listen",
+      defaultValue = "${env:PICO_LISTEN:-127.0.0.1:4437}",
+      description = "Protocol listener host:port (PICO_LISTEN).")
+  String listen;
+
+  @Option(
+      names = "--admin-listen",
+      defaultValue = "${env:PICO_ADMIN_LISTEN:-127.0.0.1:9090}",
+      description = "Admin listener host:port (PICO_ADMIN_LISTEN).")
+  String adminListen;
+
+  @Option(
+      names = "--no-admin",
+      defaultValue = "${env:PICO_NO_ADMIN:-false}",
+      description = "Run no admin listener (PICO_NO_ADMIN).")
+  boolean noAdmin;
+
+  @Option(
+      names = "--http-address",
+      defaultValue = "${env:PICO_HTTP_ADDRESS}",
+      description =
+          "Address other nodes redirect clients to (PICO_HTTP_ADDRESS, default http://{listen}).")
+  String httpAddress;
+
+  @Option(
+      names = "--backlog",
+      defaultValue = "${env:PICO_BACKLOG:-1024}",
+      description = "Accept backlog (PICO_BACKLOG).")
+  int backlog;
+
+  @Option(
+      names = "--shutdown-drain-sec",
+      defaultValue = "${env:PICO_SHUTDOWN_DRAIN_SEC:-0}",
+      description = "Seconds to let requests finish on shutdown (PICO_SHUTDOWN_DRAIN_SEC).")
+  long shutdownDrainSec;
+
+  @Option(
+      names = "--meta-url",
+      defaultValue = "${env:PICO_META_URL:-sqlite:./data/meta.db}",
+      description =
+          "Metadata database: sqlite::memory:, sqlite:PATH, postgres://user:pass@host:port/db (PICO_META_URL).")
+  String metaUrl;
+
+  @Option(
+      names = "--storage",
+      defaultValue = "${env:PICO_STORAGE:--2@file://./data/objects}",
+      description =
+          "Data bucket, e.g. 0@s3://bucket?region=..., -2@file://./data/objects (PICO_STORAGE).")
+  String storage;
+
+  @Option(
+      names = "--wal",
+      defaultValue = "${env:PICO_WAL}",
+      description =
+          "WAL bucket with WAL parameters (PICO_WAL; default: the data bucket's storage under the next id).")
+  String wal;
+
+  @Option(
+      names = "--routing",
+      defaultValue = "${env:PICO_ROUTING:-redirect}",
+      description = "redirect or local (PICO_ROUTING).")
+  String routing;
+
+  @Option(
+      names = "--long-poll-timeout-sec",
+      defaultValue = "${env:PICO_LONG_POLL_TIMEOUT_SEC:-25}",
+      description = "Long-poll timeout (PICO_LONG_POLL_TIMEOUT_SEC).")
+  long longPollTimeoutSec;
+
+  @Option(
+      names = "--sse-max-duration-sec",
+      defaultValue = "${env:PICO_SSE_MAX_DURATION_SEC:-55}",
+      description = "SSE response lifetime (PICO_SSE_MAX_DURATION_SEC).")
+  long sseMaxDurationSec;
+
+  @Option(
+      names = "--max-chunk-size",
+      defaultValue = "${env:PICO_MAX_CHUNK_SIZE:-65536}",
+      description = "Body bytes per read response (PICO_MAX_CHUNK_SIZE).")
+  String maxChunkSize;
+
+  @Option(
+      names = "--wal-cache-size",
+      defaultValue = "${env:PICO_WAL_CACHE_SIZE}",
+      description = "Log cache size, e.g. 200MiB (PICO_WAL_CACHE_SIZE).")
+  String walCacheSize;
+
+  @Option(
+      names = "--block-cache-size",
+      defaultValue = "${env:PICO_BLOCK_CACHE_SIZE}",
+      description = "Block cache size (PICO_BLOCK_CACHE_SIZE).")
+  String blockCacheSize;
+
+  @Option(
+      names = "--wal-upload-threshold",
+      defaultValue = "${env:PICO_WAL_UPLOAD_THRESHOLD}",
+      description = "Upload a block at this size (PICO_WAL_UPLOAD_THRESHOLD).")
+  String walUploadThreshold;
+
+  @Option(
+      names = "--wal-upload-interval-ms",
+      defaultValue = "${env:PICO_WAL_UPLOAD_INTERVAL_MS}",
+      description = "Also upload a block this long after it opened (PICO_WAL_UPLOAD_INTERVAL_MS).")
+  Long walUploadIntervalMs;
+
+  @Override
+  public Integer call() throws Exception {
+    NodeConfig config;
+    Node node;
+    try {
+      config = config();
+      prepareDataDirs(config);
+      node = new Node(config, Clock.systemUTC());
+      node.start();
+    } catch (Exception e) {
+      // Bad flags, a database in use, an unreachable bucket: say why in one line.
+      System.err.println("pico: cannot start: " + e.getMessage());
+      return 1;
+    }
+    System.err.printf(
+        Locale.ROOT,
+        "pico: serving %s on http://%s%s%n      metadata %s, storage %s%n",
+        config.protocol().name().toLowerCase(Locale.ROOT),
+        hostPort(node.address()),
+        node.adminAddress().map(a -> ", admin on http://" + hostPort(a)).orElse(""),
+        node.plane().description(),
+        config.storage());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.err.println("pico: stopping");
+                  node.stop(config.shutdownDrain());
+                  stopped.countDown();
+                },
+                "pico-shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  NodeConfig config() {
+    if (!routing.equals("redirect") && !routing.equals("local")) {
+      throw new IllegalArgumentException("--routing is redirect or local, not " + routing);
+    }
+    return new NodeConfig(
+        nodeId,
+        nodeEpoch != null ? nodeEpoch : Clock.systemUTC().millis(),
+        clusterId,
+        slots,
+        listen,
+        noAdmin ? Optional.empty() : Optional.of(adminListen),
+        Optional.ofNullable(httpAddress),
+        backlog,
+        Duration.ofSeconds(shutdownDrainSec),
+        metaUrl,
+        storage,
+        Optional.ofNullable(wal),
+        routing.equals("redirect"),
+        Protocol.parse(pico.protocol),
+        Duration.ofSeconds(longPollTimeoutSec),
+        Duration.ofSeconds(sseMaxDurationSec),
+        Math.toIntExact(Sizes.parse("--max-chunk-size", maxChunkSize)),
+        optionalSize("--wal-cache-size", walCacheSize),
+        optionalSize("--block-cache-size", blockCacheSize),
+        optionalSize("--wal-upload-threshold", walUploadThreshold),
+        walUploadIntervalMs == null ? OptionalLong.empty() : OptionalLong.of(walUploadIntervalMs));
+  }
+
+  private static OptionalLong optionalSize(String flag, String value) {
+    return value == null ? OptionalLong.empty() : OptionalLong.of(Sizes.parse(flag, value));
+  }
+
+  /** SQLite and file:// want their directories to exist; create them on a first run. */
+  private static void prepareDataDirs(NodeConfig config) throws java.io.IOException {
+    if (config.metaUrl().startsWith("sqlite:") && !config.metaUrl().equals("sqlite::memory:")) {
+      Path parent =
+          Path.of(config.metaUrl().substring("sqlite:".length())).toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+    }
+    int scheme = config.storage().indexOf("@file://");
+    if (scheme >= 0) {
+      String dir = config.storage().substring(scheme + "@file://".length());
+      int query = dir.indexOf('?');
+      Files.createDirectories(Path.of(query >= 0 ? dir.substring(0, query) : dir));
+    }
+  }
+
+  private static String hostPort(java.net.InetSocketAddress address) {
+    return address.getHostString() + ":" + address.getPort();
+  }
+}

@@ -1,0 +1,221 @@
+package io.picomq.cli.node;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.picomq.frontend.http.Exchange;
+import io.picomq.frontend.http.HttpLimits;
+import io.picomq.frontend.http.HttpListener;
+import io.picomq.meta.apply.RejectReason;
+import io.picomq.meta.apply.Result;
+import io.picomq.meta.command.Command;
+import io.picomq.meta.state.MetadataState;
+import io.picomq.meta.state.NodeRecord;
+import io.picomq.meta.state.PendingTransfer;
+import io.picomq.meta.state.StreamRecord;
+import io.picomq.server.metadata.MetadataPlane;
+import io.picomq.server.service.EngineStreamService;
+import io.picomq.sql.log.View;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * The admin listener: health, readiness and read-only views of the cluster, answered from the
+ * node's in-memory metadata view (never from SQL). No authentication: bind it to loopback.
+ */
+final class AdminListener implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String STREAMS_PATH = "/admin/streams/";
+  private static final String NODES_PATH = "/admin/nodes/";
+
+  private final Node node;
+
+  /** Set once by {@link #start}; the listener that calls {@link #handle}. */
+  private volatile HttpListener listener;
+
+  private AdminListener(Node node) {
+    this.node = node;
+  }
+
+  static AdminListener start(String host, int port, Node node) throws InterruptedException {
+    AdminListener admin = new AdminListener(node);
+    admin.listener =
+        HttpListener.start(
+            new HttpListener.Options(host, port, HttpLimits.DEFAULT, Map.of(), 1, 64),
+            admin::handle);
+    return admin;
+  }
+
+  InetSocketAddress address() {
+    return listener.address();
+  }
+
+  private void handle(Exchange exchange) {
+    try {
+      String path = exchange.path();
+      if (exchange.method().equals(HttpMethod.POST) && path.startsWith(NODES_PATH)) {
+        setSlots(exchange, path.substring(NODES_PATH.length()));
+        return;
+      }
+      if (!exchange.method().equals(HttpMethod.GET)) {
+        send(exchange, 405, error("method_not_allowed", "only GET, and POST /admin/nodes/{id}"));
+        return;
+      }
+      switch (path) {
+        case "/health" -> send(exchange, 200, Map.of("status", "ok"));
+        case "/ready" -> ready(exchange);
+        case "/admin/cluster" -> send(exchange, 200, cluster());
+        case "/admin/nodes" -> send(exchange, 200, Map.of("nodes", nodes(node.plane().state())));
+        default -> {
+          if (path.startsWith(STREAMS_PATH) && path.length() > STREAMS_PATH.length()) {
+            // The exchange's path is already percent-decoded.
+            stream(exchange, path.substring(STREAMS_PATH.length() - 1));
+          } else {
+            send(exchange, 404, error("not_found", "no admin resource at " + path));
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      send(exchange, 500, error("internal", String.valueOf(e.getMessage())));
+    }
+  }
+
+  private void ready(Exchange exchange) {
+    boolean ready = node.ready();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("ready", ready);
+    body.put("nodeId", node.config().nodeId());
+    body.put("nodeEpoch", node.config().nodeEpoch());
+    send(exchange, ready ? 200 : 503, body);
+  }
+
+  private Map<String, Object> cluster() {
+    MetadataPlane plane = node.plane();
+    View<MetadataState> view = plane.view();
+    MetadataState state = view.state();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("clusterId", node.config().clusterId());
+    body.put("nodeId", node.config().nodeId());
+    body.put("nodeEpoch", node.config().nodeEpoch());
+    body.put("ready", node.ready());
+    body.put("appliedIndex", view.appliedIndex());
+    body.put("streams", state.streams().size());
+    body.put("objects", state.catalog().size());
+    body.put("destructionBacklog", state.destructionQueue().size());
+    body.put("leaseHolder", plane.holdsLease());
+    body.put("metadata", plane.description());
+    List<Map<String, Object>> transfers = new ArrayList<>();
+    for (PendingTransfer transfer : state.pendingTransfers().values()) {
+      transfers.add(
+          Map.of(
+              "streamId", transfer.streamId(),
+              "fromNode", transfer.fromNodeId(),
+              "toNode", transfer.toNodeId(),
+              "epoch", transfer.epoch()));
+    }
+    body.put("pendingTransfers", transfers);
+    return body;
+  }
+
+  private static List<Map<String, Object>> nodes(MetadataState state) {
+    List<Map<String, Object>> nodes = new ArrayList<>();
+    for (NodeRecord record : state.nodes().values()) {
+      Map<String, Object> node = new LinkedHashMap<>();
+      node.put("nodeId", record.nodeId());
+      node.put("nodeEpoch", record.nodeEpoch());
+      node.put("address", record.advertisedAddress());
+      node.put("slots", record.slots());
+      node.put("streams", record.placedStreams());
+      nodes.add(node);
+    }
+    return nodes;
+  }
+
+  private void stream(Exchange exchange, String name) {
+    MetadataState state = node.plane().state();
+    OptionalLong streamId = EngineStreamService.registeredStreamId(state, name);
+    if (streamId.isEmpty() || state.stream(streamId.getAsLong()).isEmpty()) {
+      send(exchange, 404, error("stream_not_found", "no stream named " + name));
+      return;
+    }
+    StreamRecord stream = state.stream(streamId.getAsLong()).get();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", name);
+    body.put("streamId", stream.streamId());
+    body.put("owner", stream.nodeId());
+    body.put("state", stream.isOpen() ? "open" : "closed");
+    body.put("epoch", stream.epoch());
+    body.put("startOffset", stream.startOffset());
+    body.put("endOffset", stream.endOffset());
+    body.put(
+        "pendingTransferTo",
+        state.pendingTransfer(stream.streamId()).map(PendingTransfer::toNodeId).orElse(null));
+    send(exchange, 200, body);
+  }
+
+  /** {@code POST /admin/nodes/{id}} with {@code {"slots": n}}: proposes the new slot count. */
+  private void setSlots(Exchange exchange, String id) {
+    int nodeId;
+    int slots;
+    try {
+      nodeId = Integer.parseInt(id);
+      JsonNode body = JSON.readTree(exchange.body());
+      if (body == null || !body.path("slots").canConvertToInt() || body.path("slots").asInt() < 0) {
+        send(exchange, 400, error("bad_request", "expected {\"slots\": n} with n >= 0"));
+        return;
+      }
+      slots = body.path("slots").asInt();
+    } catch (NumberFormatException | java.io.IOException e) {
+      send(exchange, 400, error("bad_request", "expected /admin/nodes/{id} and {\"slots\": n}"));
+      return;
+    }
+    Result result;
+    try {
+      result = node.plane().propose(new Command.SetNodeSlots(nodeId, slots)).join();
+    } catch (IllegalArgumentException e) {
+      send(exchange, 400, error("bad_request", e.getMessage()));
+      return;
+    }
+    if (result instanceof Result.Rejected rejected) {
+      int status = rejected.reason() == RejectReason.UNKNOWN_NODE ? 404 : 409;
+      send(
+          exchange,
+          status,
+          error(rejected.reason().name().toLowerCase(java.util.Locale.ROOT), rejected.message()));
+      return;
+    }
+    send(exchange, 200, Map.of("nodeId", nodeId, "slots", slots));
+  }
+
+  private static Map<String, Object> error(String code, String message) {
+    return Map.of("error", code, "message", message);
+  }
+
+  private static void send(Exchange exchange, int status, Object body) {
+    byte[] bytes;
+    try {
+      bytes = JSON.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+    exchange.respond(HttpResponseStatus.valueOf(status), headers, bytes);
+  }
+
+  @Override
+  public void close() {
+    listener.shutdown(Duration.ZERO).join();
+  }
+}

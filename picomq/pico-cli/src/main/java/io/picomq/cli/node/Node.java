@@ -1,0 +1,232 @@
+package io.picomq.cli.node;
+
+import io.netty.buffer.PooledByteBufAllocator;
+import io.picomq.frontend.Frontend;
+import io.picomq.frontend.FrontendConfig;
+import io.picomq.s3stream.S3Stream;
+import io.picomq.s3stream.api.EngineConfig;
+import io.picomq.s3stream.api.StreamEngine;
+import io.picomq.server.metadata.Maintenance;
+import io.picomq.server.metadata.MetadataPlane;
+import io.picomq.server.metadata.NodeIdentity;
+import io.picomq.server.metadata.PlaneObjectManager;
+import io.picomq.server.metadata.PlaneStreamManager;
+import io.picomq.server.routing.StreamRouter;
+import io.picomq.server.routing.ViewRouter;
+import io.picomq.server.service.EngineStreamService;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running PicoMQ node.
+ *
+ * <p>Start order: metadata plane (catch up, register this process), engine (recover the WAL of
+ * earlier processes), stream service, protocol listener, admin listener; only then is it ready.
+ * Stop order is the reverse: fail readiness, drain and close the listeners, flush and stop the
+ * engine (which closes its streams in the metadata plane), stop maintenance, leave the plane.
+ *
+ * <p>Threading: {@link #start} and {@link #stop} block and are called by one thread; {@link
+ * #ready()} may be read by any.
+ */
+public final class Node implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Node.class);
+  private static final Duration MAINTENANCE_INTERVAL = Duration.ofSeconds(5);
+  private static final Duration EXPIRY_INTERVAL = Duration.ofSeconds(1);
+
+  private final NodeConfig config;
+  private final Clock clock;
+  private final ExecutorService serviceThreads = Executors.newVirtualThreadPerTaskExecutor();
+  private final ReentrantLock lifecycle = new ReentrantLock();
+
+  private volatile boolean ready;
+  private volatile boolean stopping;
+
+  // Written by start() and stop() only (one thread).
+  private MetadataPlane plane;
+  private StreamEngine engine;
+  private EngineStreamService service;
+  private Maintenance maintenance;
+  private Frontend frontend;
+  private AdminListener admin;
+  private Thread expiry;
+
+  public Node(NodeConfig config, Clock clock) {
+    this.config = config;
+    this.clock = clock;
+  }
+
+  /** Starts every part in order; on failure stops what started and rethrows. */
+  public void start() throws Exception {
+    lifecycle.lock();
+    try {
+      startParts();
+    } catch (Exception | Error e) {
+      stopParts(Duration.ZERO);
+      throw e;
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  private void startParts() throws Exception {
+    NodeConfig.HostPort listen = NodeConfig.HostPort.parse(config.listen());
+    // The advertised address needs the bound port when port 0 was asked for: register after
+    // binding would be cleaner, but the service needs the plane first; a port-0 node advertises
+    // its listen address, which tests never redirect to.
+    NodeIdentity identity =
+        new NodeIdentity(
+            config.nodeId(),
+            config.nodeEpoch(),
+            config.advertisedAddress(listen.port()),
+            config.slots());
+    plane = MetadataPlane.open(config.metaUrl(), identity, clock);
+    plane.start();
+    EngineConfig.Builder engineConfig =
+        EngineConfig.builder()
+            .nodeId(config.nodeId())
+            .nodeEpoch(config.nodeEpoch())
+            .clusterId(config.clusterId());
+    config.walCacheSizeBytes().ifPresent(engineConfig::walCacheSizeBytes);
+    config.blockCacheSizeBytes().ifPresent(engineConfig::blockCacheSizeBytes);
+    config.walUploadThresholdBytes().ifPresent(engineConfig::walUploadThresholdBytes);
+    config.walUploadIntervalMillis().ifPresent(engineConfig::walUploadIntervalMillis);
+    S3Stream.Builder builder =
+        S3Stream.builder()
+            .config(engineConfig.build())
+            .storage(config.storage())
+            .streamManager(new PlaneStreamManager(plane))
+            .objectManager(new PlaneObjectManager(plane, clock))
+            .clock(clock);
+    config.wal().ifPresent(builder::wal);
+    engine = builder.build();
+    engine.start().join();
+    service =
+        new EngineStreamService(
+            plane, engine, clock, serviceThreads, PooledByteBufAllocator.DEFAULT);
+    service.loadExpiring();
+    maintenance = new Maintenance(plane, Optional.empty(), clock, MAINTENANCE_INTERVAL);
+    maintenance.start();
+    expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
+    StreamRouter router = new ViewRouter(plane, config.nodeId(), config.redirect());
+    frontend =
+        Frontend.start(
+            FrontendConfig.builder()
+                .host(listen.host())
+                .port(listen.port())
+                .backlog(config.backlog())
+                .protocol(config.protocol())
+                .longPollTimeout(config.longPollTimeout())
+                .sseMaxDuration(config.sseMaxDuration())
+                .maxChunkBytes(config.maxChunkBytes())
+                .build(),
+            service,
+            clock,
+            router);
+    if (config.adminListen().isPresent()) {
+      NodeConfig.HostPort adminAt = NodeConfig.HostPort.parse(config.adminListen().get());
+      admin = AdminListener.start(adminAt.host(), adminAt.port(), this);
+    }
+    ready = true;
+    LOG.info(
+        "node {} epoch {} serving {} on {}{}; metadata {}; storage {}",
+        config.nodeId(),
+        config.nodeEpoch(),
+        config.protocol().name().toLowerCase(java.util.Locale.ROOT),
+        frontend.address(),
+        admin != null ? ", admin on " + admin.address() : "",
+        plane.description(),
+        config.storage());
+  }
+
+  private void expireLoop() {
+    while (!stopping) {
+      try {
+        Thread.sleep(EXPIRY_INTERVAL);
+        service.expireDue();
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        LOG.warn("expiry sweep failed: {}", e.toString());
+      }
+    }
+  }
+
+  /** Whether the node serves and is registered (what {@code GET /ready} answers). */
+  public boolean ready() {
+    return ready && plane != null && plane.healthy();
+  }
+
+  public InetSocketAddress address() {
+    return frontend.address();
+  }
+
+  public Optional<InetSocketAddress> adminAddress() {
+    return Optional.ofNullable(admin).map(AdminListener::address);
+  }
+
+  public NodeConfig config() {
+    return config;
+  }
+
+  public MetadataPlane plane() {
+    return plane;
+  }
+
+  /**
+   * Graceful stop: fail readiness, let in-flight requests finish for up to {@code drain}, close the
+   * listeners, flush the engine, leave the metadata plane. Idempotent.
+   */
+  public void stop(Duration drain) {
+    lifecycle.lock();
+    try {
+      stopParts(drain);
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  private void stopParts(Duration drain) {
+    ready = false;
+    stopping = true;
+    if (frontend != null) {
+      frontend.shutdown(drain).join();
+      frontend = null;
+    }
+    if (admin != null) {
+      admin.close();
+      admin = null;
+    }
+    if (expiry != null) {
+      expiry.interrupt();
+      expiry = null;
+    }
+    if (engine != null) {
+      try {
+        engine.shutdown().join();
+      } catch (RuntimeException e) {
+        LOG.warn("engine shutdown failed: {}", e.toString());
+      }
+      engine = null;
+    }
+    serviceThreads.shutdownNow();
+    if (maintenance != null) {
+      maintenance.close();
+      maintenance = null;
+    }
+    if (plane != null) {
+      plane.close();
+    }
+  }
+
+  @Override
+  public void close() {
+    stop(config.shutdownDrain());
+  }
+}

@@ -1,0 +1,81 @@
+package io.picomq.cli.node;
+
+import io.picomq.frontend.Protocol;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Everything a node is started with; {@code pico serve} builds it from flags and {@code PICO_*}
+ * variables.
+ *
+ * @param listen host:port of the protocol listener (port 0 picks a free one)
+ * @param adminListen host:port of the admin listener, empty for none
+ * @param httpAddress the base URL other nodes redirect clients to; empty means {@code
+ *     http://{listen}}
+ * @param backlog the protocol listener's accept backlog
+ * @param storage the data bucket, e.g. {@code -2@file://./data/objects}
+ * @param wal the WAL bucket, empty to share the data bucket's storage under the next id
+ * @param redirect route requests for streams another node owns there (else serve everything here)
+ */
+public record NodeConfig(
+    int nodeId,
+    long nodeEpoch,
+    String clusterId,
+    int slots,
+    String listen,
+    Optional<String> adminListen,
+    Optional<String> httpAddress,
+    int backlog,
+    Duration shutdownDrain,
+    String metaUrl,
+    String storage,
+    Optional<String> wal,
+    boolean redirect,
+    Protocol protocol,
+    Duration longPollTimeout,
+    Duration sseMaxDuration,
+    int maxChunkBytes,
+    OptionalLong walCacheSizeBytes,
+    OptionalLong blockCacheSizeBytes,
+    OptionalLong walUploadThresholdBytes,
+    OptionalLong walUploadIntervalMillis) {
+
+  public NodeConfig {
+    Objects.requireNonNull(listen, "listen");
+    Objects.requireNonNull(metaUrl, "metaUrl");
+    Objects.requireNonNull(storage, "storage");
+    HostPort.parse(listen);
+    adminListen.ifPresent(HostPort::parse);
+  }
+
+  /** The address clients are redirected to when another node owns their stream. */
+  public String advertisedAddress(int boundPort) {
+    return httpAddress.orElseGet(() -> "http://" + HostPort.parse(listen).host() + ":" + boundPort);
+  }
+
+  /** A parsed {@code host:port}. */
+  public record HostPort(String host, int port) {
+    public static HostPort parse(String text) {
+      int colon = text.lastIndexOf(':');
+      if (colon <= 0 || colon == text.length() - 1) {
+        throw new IllegalArgumentException("expected host:port, got '" + text + "'");
+      }
+      int port;
+      try {
+        port = Integer.parseInt(text.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("bad port in '" + text + "'", e);
+      }
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port out of range in '" + text + "'");
+      }
+      String host = text.substring(0, colon);
+      if (host.startsWith("[") && host.endsWith("]")) {
+        host = host.substring(1, host.length() - 1);
+      }
+      return new HostPort(host, port);
+    }
+  }
+}

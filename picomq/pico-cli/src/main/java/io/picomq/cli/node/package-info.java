@@ -1,0 +1,5 @@
+/**
+ * The node behind {@code pico serve}: assembles the metadata plane, the engine, the stream service,
+ * the protocol listener and the admin listener, and starts and stops them in order.
+ */
+package io.picomq.cli.node;

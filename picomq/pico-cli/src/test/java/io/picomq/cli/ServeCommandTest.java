@@ -1,0 +1,64 @@
+package io.picomq.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.picomq.cli.node.NodeConfig;
+import io.picomq.frontend.Protocol;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code pico serve}'s flags become the node's configuration; the defaults run from ./data. */
+class ServeCommandTest {
+
+  private static NodeConfig parse(String... args) {
+    CommandLine pico = Pico.commandLine();
+    CommandLine.ParseResult result = pico.parseArgs(args);
+    ServeCommand serve = (ServeCommand) result.subcommand().commandSpec().userObject();
+    return serve.config();
+  }
+
+  @Test
+  void defaultsAreAFirstRunUnderData() {
+    NodeConfig config = parse("serve", "--node-epoch", "5");
+    assertThat(config.metaUrl()).isEqualTo("sqlite:./data/meta.db");
+    assertThat(config.storage()).isEqualTo("-2@file://./data/objects");
+    assertThat(config.listen()).isEqualTo("127.0.0.1:4437");
+    assertThat(config.adminListen()).contains("127.0.0.1:9090");
+    assertThat(config.protocol()).isEqualTo(Protocol.PICO);
+    assertThat(config.redirect()).isTrue();
+    assertThat(config.nodeEpoch()).isEqualTo(5);
+    assertThat(config.longPollTimeout()).isEqualTo(Duration.ofSeconds(25));
+  }
+
+  @Test
+  void flagsOverrideAndTheProtocolIsGlobal() {
+    NodeConfig config =
+        parse(
+            "--protocol",
+            "ds",
+            "serve",
+            "--listen",
+            "0.0.0.0:8080",
+            "--no-admin",
+            "--routing",
+            "local",
+            "--long-poll-timeout-sec",
+            "3",
+            "--max-chunk-size",
+            "1MiB",
+            "--wal-cache-size",
+            "64MiB",
+            "--shutdown-drain-sec",
+            "7");
+    assertThat(config.protocol()).isEqualTo(Protocol.DS);
+    assertThat(config.listen()).isEqualTo("0.0.0.0:8080");
+    assertThat(config.adminListen()).isEmpty();
+    assertThat(config.redirect()).isFalse();
+    assertThat(config.longPollTimeout()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(config.maxChunkBytes()).isEqualTo(1 << 20);
+    assertThat(config.walCacheSizeBytes()).hasValue(64L << 20);
+    assertThat(config.shutdownDrain()).isEqualTo(Duration.ofSeconds(7));
+    assertThat(parse("serve", "--protocol", "ds").protocol()).isEqualTo(Protocol.DS);
+  }
+}

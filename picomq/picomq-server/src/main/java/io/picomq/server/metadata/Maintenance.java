@@ -1,0 +1,132 @@
+package io.picomq.server.metadata;
+
+import io.picomq.meta.command.Command;
+import io.picomq.meta.state.MetadataState;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The work only the lease holder does, once per {@code interval}: reclaim prepared object ids whose
+ * expiry passed, and collect destroyed objects in two phases (delete their bytes from storage
+ * first, then propose their removal from the destruction queue, so a crash in between only repeats
+ * a delete). Correctness never depends on the lease: every step is idempotent.
+ *
+ * <p>Threading: one virtual thread runs the rounds; {@link #close()} stops it.
+ */
+public final class Maintenance implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Maintenance.class);
+  private static final int MAX_CLEAN_PER_ROUND = 1000;
+
+  private final MetadataPlane plane;
+  private final Optional<ObjectBytesDeleter> deleter;
+  private final Clock clock;
+  private final Duration interval;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition stopping = lock.newCondition();
+
+  /** Guarded by {@code lock}. */
+  private boolean closed;
+
+  /** Guarded by {@code lock}. */
+  private Thread thread;
+
+  public Maintenance(
+      MetadataPlane plane, Optional<ObjectBytesDeleter> deleter, Clock clock, Duration interval) {
+    this.plane = plane;
+    this.deleter = deleter;
+    this.clock = clock;
+    this.interval = interval;
+  }
+
+  public void start() {
+    lock.lock();
+    try {
+      if (thread == null && !closed) {
+        if (deleter.isEmpty()) {
+          LOG.info("no object deleter: destroyed objects stay queued until one is configured");
+        }
+        thread = Thread.ofVirtual().name("picomq-maintenance").start(this::loop);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void loop() {
+    while (awaitNextRound()) {
+      if (plane.holdsLease() && plane.healthy()) {
+        try {
+          runRound();
+        } catch (RuntimeException e) {
+          LOG.warn("maintenance round failed; retrying next round: {}", e.toString());
+        }
+      }
+    }
+  }
+
+  private boolean awaitNextRound() {
+    lock.lock();
+    try {
+      if (!closed) {
+        stopping.await(interval.toMillis(), TimeUnit.MILLISECONDS);
+      }
+      return !closed;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** One round; blocks on the proposals it makes. */
+  void runRound() {
+    MetadataState state = plane.state();
+    long now = clock.millis();
+    boolean anyExpired = state.preparedObjects().values().stream().anyMatch(at -> at <= now);
+    if (anyExpired) {
+      plane.proposeAccepted(new Command.ExpirePreparedObjects(now)).join();
+    }
+    if (deleter.isPresent()) {
+      List<Long> destroyed = new ArrayList<>();
+      for (long id : plane.state().destructionQueue()) {
+        destroyed.add(id);
+        if (destroyed.size() == MAX_CLEAN_PER_ROUND) {
+          break;
+        }
+      }
+      if (!destroyed.isEmpty()) {
+        deleter.get().deleteBytes(destroyed).join();
+        plane.proposeAccepted(new Command.CleanDestroyedObjects(destroyed)).join();
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    Thread running;
+    lock.lock();
+    try {
+      closed = true;
+      stopping.signalAll();
+      running = thread;
+    } finally {
+      lock.unlock();
+    }
+    if (running != null) {
+      try {
+        running.join(Duration.ofSeconds(10));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,285 @@
+package io.picomq.server.service;
+
+import io.picomq.server.stream.Expiry;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A name's registry entry, as stored in the metadata KV under {@code stream/<name>}: everything
+ * about the stream that must survive a restart or a move to another node. The tail is not here: the
+ * engine's committed end offset holds it.
+ *
+ * <p>Seqs map to engine offsets through {@code segments}: seq {@code s} with {@code seqStart <= s <
+ * seqEnd} lives at offset {@code s - seqStart + offsetStart} of engine stream {@code streamId}. A
+ * plain stream has one open-ended segment on its own engine stream, starting at seq 0. A fork at
+ * seq {@code S} has its source's segments clipped to {@code [0, S)}, then its own from {@code S}.
+ * Example: source {@code A B C} (stream 7), fork at 2: segments {@code [7: 0..2 @0], [9: 2..∞ @0]}:
+ * seq 2 of the fork is offset 0 of stream 9.
+ *
+ * @param streamId the engine stream holding this stream's own records (its incarnation id)
+ * @param activityMillis the last activity written through (the live value is kept in memory)
+ * @param forkRefs how many forks read through this stream's records
+ */
+record Registration(
+    long streamId,
+    String contentType,
+    Expiry expiry,
+    long activityMillis,
+    boolean closed,
+    boolean softDeleted,
+    long startSeq,
+    int forkRefs,
+    Optional<ForkOrigin> fork,
+    List<Segment> segments,
+    Optional<String> writerSeq,
+    Map<String, ProducerState> producers) {
+
+  private static final int VERSION = 1;
+
+  Registration {
+    segments = List.copyOf(segments);
+    producers = Map.copyOf(producers);
+  }
+
+  /** Where a fork branched: source name, resolved seq, bytes of the split record. */
+  record ForkOrigin(String source, long seq, int partialBytes) {}
+
+  /** Seqs {@code [seqStart, seqEnd)} at offsets from {@code offsetStart} of engine stream. */
+  record Segment(long streamId, long seqStart, long seqEnd, long offsetStart) {
+    static final long OPEN_END = Long.MAX_VALUE;
+
+    long offsetOf(long seq) {
+      return seq - seqStart + offsetStart;
+    }
+  }
+
+  /** The highest epoch a producer used on this stream and the last seq accepted in it. */
+  record ProducerState(long epoch, long lastSeq) {}
+
+  /** The segment holding this stream's own records (always the last). */
+  Segment own() {
+    return segments.getLast();
+  }
+
+  /** Where this stream's own records begin. */
+  long ownSeqStart() {
+    return own().seqStart();
+  }
+
+  Registration withClosed(boolean value) {
+    return new Registration(
+        streamId,
+        contentType,
+        expiry,
+        activityMillis,
+        value,
+        softDeleted,
+        startSeq,
+        forkRefs,
+        fork,
+        segments,
+        writerSeq,
+        producers);
+  }
+
+  Registration withSoftDeleted() {
+    return new Registration(
+        streamId,
+        contentType,
+        expiry,
+        activityMillis,
+        closed,
+        true,
+        startSeq,
+        forkRefs,
+        fork,
+        segments,
+        writerSeq,
+        producers);
+  }
+
+  Registration withStartSeq(long value) {
+    return new Registration(
+        streamId,
+        contentType,
+        expiry,
+        activityMillis,
+        closed,
+        softDeleted,
+        value,
+        forkRefs,
+        fork,
+        segments,
+        writerSeq,
+        producers);
+  }
+
+  Registration withForkRefs(int value) {
+    return new Registration(
+        streamId,
+        contentType,
+        expiry,
+        activityMillis,
+        closed,
+        softDeleted,
+        startSeq,
+        value,
+        fork,
+        segments,
+        writerSeq,
+        producers);
+  }
+
+  Registration withActivity(long value) {
+    return new Registration(
+        streamId,
+        contentType,
+        expiry,
+        value,
+        closed,
+        softDeleted,
+        startSeq,
+        forkRefs,
+        fork,
+        segments,
+        writerSeq,
+        producers);
+  }
+
+  Registration withWriter(Optional<String> newWriterSeq, Map<String, ProducerState> newProducers) {
+    return new Registration(
+        streamId,
+        contentType,
+        expiry,
+        activityMillis,
+        closed,
+        softDeleted,
+        startSeq,
+        forkRefs,
+        fork,
+        segments,
+        newWriterSeq,
+        newProducers);
+  }
+
+  byte[] encode() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(VERSION);
+      out.writeLong(streamId);
+      out.writeUTF(contentType);
+      switch (expiry) {
+        case Expiry.Never never -> out.writeByte(0);
+        case Expiry.Ttl ttl -> {
+          out.writeByte(1);
+          out.writeLong(ttl.seconds());
+        }
+        case Expiry.At at -> {
+          out.writeByte(2);
+          out.writeLong(at.instant().getEpochSecond());
+          out.writeInt(at.instant().getNano());
+        }
+      }
+      out.writeLong(activityMillis);
+      out.writeBoolean(closed);
+      out.writeBoolean(softDeleted);
+      out.writeLong(startSeq);
+      out.writeInt(forkRefs);
+      out.writeBoolean(fork.isPresent());
+      if (fork.isPresent()) {
+        out.writeUTF(fork.get().source());
+        out.writeLong(fork.get().seq());
+        out.writeInt(fork.get().partialBytes());
+      }
+      out.writeInt(segments.size());
+      for (Segment segment : segments) {
+        out.writeLong(segment.streamId());
+        out.writeLong(segment.seqStart());
+        out.writeLong(segment.seqEnd());
+        out.writeLong(segment.offsetStart());
+      }
+      out.writeBoolean(writerSeq.isPresent());
+      if (writerSeq.isPresent()) {
+        out.writeUTF(writerSeq.get());
+      }
+      // Sorted, so equal entries encode to equal bytes.
+      TreeMap<String, ProducerState> sorted = new TreeMap<>(producers);
+      out.writeInt(sorted.size());
+      for (Map.Entry<String, ProducerState> producer : sorted.entrySet()) {
+        out.writeUTF(producer.getKey());
+        out.writeLong(producer.getValue().epoch());
+        out.writeLong(producer.getValue().lastSeq());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /**
+   * @throws IllegalStateException for bytes this version cannot read: a damaged registry is a bug
+   *     or broken storage, never a client error
+   */
+  static Registration decode(byte[] bytes) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+      int version = in.readUnsignedByte();
+      if (version != VERSION) {
+        throw new IllegalStateException("registry entry version " + version + " is unknown");
+      }
+      long streamId = in.readLong();
+      String contentType = in.readUTF();
+      Expiry expiry =
+          switch (in.readUnsignedByte()) {
+            case 0 -> Expiry.NEVER;
+            case 1 -> new Expiry.Ttl(in.readLong());
+            case 2 -> new Expiry.At(Instant.ofEpochSecond(in.readLong(), in.readInt()));
+            default -> throw new IllegalStateException("unknown expiry kind");
+          };
+      long activity = in.readLong();
+      boolean closed = in.readBoolean();
+      boolean softDeleted = in.readBoolean();
+      long startSeq = in.readLong();
+      int forkRefs = in.readInt();
+      Optional<ForkOrigin> fork =
+          in.readBoolean()
+              ? Optional.of(new ForkOrigin(in.readUTF(), in.readLong(), in.readInt()))
+              : Optional.empty();
+      int segmentCount = in.readInt();
+      List<Segment> segments = new ArrayList<>(segmentCount);
+      for (int i = 0; i < segmentCount; i++) {
+        segments.add(new Segment(in.readLong(), in.readLong(), in.readLong(), in.readLong()));
+      }
+      Optional<String> writerSeq = in.readBoolean() ? Optional.of(in.readUTF()) : Optional.empty();
+      int producerCount = in.readInt();
+      Map<String, ProducerState> producers = new TreeMap<>();
+      for (int i = 0; i < producerCount; i++) {
+        producers.put(in.readUTF(), new ProducerState(in.readLong(), in.readLong()));
+      }
+      return new Registration(
+          streamId,
+          contentType,
+          expiry,
+          activity,
+          closed,
+          softDeleted,
+          startSeq,
+          forkRefs,
+          fork,
+          segments,
+          writerSeq,
+          producers);
+    } catch (IOException e) {
+      throw new IllegalStateException("damaged registry entry: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package io.picomq.server.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.picomq.server.stream.CreateOutcome;
+import io.picomq.server.stream.CreateRequest;
+import io.picomq.server.stream.ListRequest;
+import io.picomq.server.stream.StreamInfo;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Creates race through the log: one name gets one stream, many names are created in parallel. */
+class ConcurrentCreateTest {
+  @TempDir Path dir;
+
+  @Test
+  void racingCreatesSettleInTheLog() throws Exception {
+    try (NodeFixture node =
+        new NodeFixture("sqlite:" + dir.resolve("meta.db"), dir, 1, Clock.systemUTC())) {
+      List<CompletableFuture<CreateOutcome>> same = new ArrayList<>();
+      List<CompletableFuture<CreateOutcome>> distinct = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        same.add(node.service.create("/same", CreateRequest.of("text/plain")));
+        distinct.add(node.service.create("/many/" + i, CreateRequest.of("text/plain")));
+      }
+      List<CreateOutcome> outcomes = same.stream().map(CompletableFuture::join).toList();
+      assertThat(outcomes).filteredOn(CreateOutcome.Created.class::isInstance).hasSize(1);
+      assertThat(outcomes)
+          .allSatisfy(
+              outcome ->
+                  assertThat(outcome)
+                      .isInstanceOfAny(CreateOutcome.Created.class, CreateOutcome.Exists.class));
+      long id =
+          ((CreateOutcome.Created)
+                  outcomes.stream()
+                      .filter(CreateOutcome.Created.class::isInstance)
+                      .findFirst()
+                      .orElseThrow())
+              .stream().streamId();
+      assertThat(outcomes)
+          .filteredOn(CreateOutcome.Exists.class::isInstance)
+          .allSatisfy(
+              o -> assertThat(((CreateOutcome.Exists) o).stream().streamId()).isEqualTo(id));
+      assertThat(distinct.stream().map(CompletableFuture::join))
+          .allSatisfy(outcome -> assertThat(outcome).isInstanceOf(CreateOutcome.Created.class));
+      List<StreamInfo> listed =
+          node.service.list(new ListRequest("/many/", Optional.empty(), 100)).join().streams();
+      assertThat(listed).hasSize(20);
+    }
+  }
+}

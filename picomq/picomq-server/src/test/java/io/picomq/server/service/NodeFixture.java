@@ -1,0 +1,85 @@
+package io.picomq.server.service;
+
+import io.netty.buffer.PooledByteBufAllocator;
+import io.picomq.s3stream.S3Stream;
+import io.picomq.s3stream.api.EngineConfig;
+import io.picomq.s3stream.api.StreamEngine;
+import io.picomq.server.metadata.MetadataPlane;
+import io.picomq.server.metadata.NodeIdentity;
+import io.picomq.server.metadata.PlaneObjectManager;
+import io.picomq.server.metadata.PlaneStreamManager;
+import io.picomq.sql.backend.BackendOptions;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.InstantSource;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A real node's service stack for tests: metadata plane on {@code metaUrl}, the engine on file://
+ * storage under {@code dataDir}, and the service over both.
+ */
+final class NodeFixture implements AutoCloseable {
+  final MetadataPlane plane;
+  final StreamEngine engine;
+  final EngineStreamService service;
+  private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+
+  NodeFixture(String metaUrl, Path dataDir, long nodeEpoch, InstantSource serviceClock)
+      throws Exception {
+    this(metaUrl, BackendOptions.defaults(), dataDir, nodeEpoch, serviceClock);
+  }
+
+  NodeFixture(
+      String metaUrl,
+      BackendOptions options,
+      Path dataDir,
+      long nodeEpoch,
+      InstantSource serviceClock)
+      throws Exception {
+    plane =
+        MetadataPlane.open(
+            metaUrl,
+            options,
+            new NodeIdentity(1, nodeEpoch, "http://127.0.0.1:0", 1),
+            Clock.systemUTC());
+    plane.start();
+    engine =
+        S3Stream.builder()
+            .config(
+                EngineConfig.builder()
+                    .nodeId(1)
+                    .nodeEpoch(nodeEpoch)
+                    .walCacheSizeBytes(16 * EngineConfig.MIB)
+                    .blockCacheSizeBytes(4 * EngineConfig.MIB)
+                    .build())
+            .storage("0@file://" + dataDir.resolve("objects"))
+            .streamManager(new PlaneStreamManager(plane))
+            .objectManager(new PlaneObjectManager(plane, Clock.systemUTC()))
+            .build();
+    engine.start().join();
+    service =
+        new EngineStreamService(
+            plane, engine, serviceClock, executor, PooledByteBufAllocator.DEFAULT);
+  }
+
+  /** A clean stop: the engine flushes and closes its streams, then the plane stops. */
+  @Override
+  public void close() {
+    try {
+      engine.shutdown().join();
+    } finally {
+      executor.shutdownNow();
+      plane.close();
+    }
+  }
+
+  /**
+   * Stops without flushing or closing anything (as close to a kill as a test in one JVM gets): the
+   * metadata plane is closed so its file can be opened again, the engine is abandoned.
+   */
+  void abandon() {
+    executor.shutdownNow();
+    plane.close();
+  }
+}
