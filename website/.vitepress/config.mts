@@ -15,6 +15,7 @@ export default defineConfig({
             { text: 'Overview', link: '/docs/' },
             { text: 'Quick start', link: '/docs/quick-start' },
             { text: 'Operating a node', link: '/docs/operating' },
+            { text: 'Admin API and dashboard', link: '/docs/admin' },
             { text: 'Building and testing', link: '/docs/development' }
           ]
         },

@@ -1,8 +1,10 @@
 package io.picomq.frontend;
 
 import io.picomq.frontend.ds.DurableStreamsHandler;
+import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.HttpListener;
 import io.picomq.frontend.http.RequestHandler;
+import io.picomq.frontend.http.RequestObserver;
 import io.picomq.frontend.http.RoutingHandler;
 import io.picomq.frontend.pico.PicoHandler;
 import io.picomq.frontend.pico.PicoOptions;
@@ -45,6 +47,20 @@ public final class Frontend implements AutoCloseable {
   public static Frontend start(
       FrontendConfig config, StreamService service, InstantSource clock, StreamRouter router)
       throws InterruptedException {
+    return start(config, service, clock, router, RequestObserver.NONE);
+  }
+
+  /**
+   * As {@link #start(FrontendConfig, StreamService, InstantSource, StreamRouter)}, telling {@code
+   * observer} about every finished request (redirects included).
+   */
+  public static Frontend start(
+      FrontendConfig config,
+      StreamService service,
+      InstantSource clock,
+      StreamRouter router,
+      RequestObserver observer)
+      throws InterruptedException {
     boolean ds = config.protocol() == Protocol.DS;
     ExecutorService continuations =
         Executors.newThreadPerTaskExecutor(
@@ -70,13 +86,40 @@ public final class Frontend implements AutoCloseable {
                   ds ? DurableStreamsHandler.commonHeaders() : PicoHandler.commonHeaders(),
                   config.ioThreads(),
                   config.backlog()),
-              new RoutingHandler(
-                  router, ds ? Frontend::dsStreamName : Frontend::picoStreamName, handler));
+              observed(
+                  ds ? "ds" : "pico",
+                  observer,
+                  new RoutingHandler(
+                      router, ds ? Frontend::dsStreamName : Frontend::picoStreamName, handler)));
     } catch (InterruptedException | RuntimeException e) {
       continuations.shutdownNow();
       throw e;
     }
     return new Frontend(listener, continuations);
+  }
+
+  /**
+   * Wraps {@code handler} so {@code observer} hears of each request once it is over: the exchange's
+   * {@link Exchange#done} completes when the response is written or failed to be.
+   */
+  private static RequestHandler observed(
+      String protocol, RequestObserver observer, RequestHandler handler) {
+    if (observer == RequestObserver.NONE) {
+      return handler;
+    }
+    return exchange -> {
+      long started = System.nanoTime();
+      exchange
+          .done()
+          .whenComplete(
+              (ignored, failure) ->
+                  observer.finished(
+                      protocol,
+                      exchange.method(),
+                      exchange.status(),
+                      Duration.ofNanos(System.nanoTime() - started)));
+      handler.handle(exchange);
+    };
   }
 
   /** The stream a Durable Streams path names ({@code /v1/stream/a/b} is {@code /a/b}). */

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.HttpLimits;
 import io.picomq.frontend.http.HttpListener;
+import io.picomq.meta.apply.Outcome;
 import io.picomq.meta.apply.RejectReason;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
@@ -38,6 +39,7 @@ final class AdminListener implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String STREAMS_PATH = "/admin/streams/";
   private static final String NODES_PATH = "/admin/nodes/";
+  private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
   private final Node node;
 
@@ -68,12 +70,26 @@ final class AdminListener implements AutoCloseable {
         setSlots(exchange, path.substring(NODES_PATH.length()));
         return;
       }
+      if (exchange.method().equals(HttpMethod.POST) && path.equals("/admin/transfer")) {
+        transfer(exchange);
+        return;
+      }
       if (!exchange.method().equals(HttpMethod.GET)) {
-        send(exchange, 405, error("method_not_allowed", "only GET, and POST /admin/nodes/{id}"));
+        send(
+            exchange,
+            405,
+            error(
+                "method_not_allowed", "only GET, POST /admin/transfer and POST /admin/nodes/{id}"));
+        return;
+      }
+      if (Dashboard.serve(exchange)) {
         return;
       }
       switch (path) {
         case "/health" -> send(exchange, 200, Map.of("status", "ok"));
+        case "/metrics" -> metrics(exchange);
+        case "/admin/transfer" ->
+            send(exchange, 405, error("method_not_allowed", "POST /admin/transfer"));
         case "/ready" -> ready(exchange);
         case "/admin/cluster" -> send(exchange, 200, cluster());
         case "/admin/nodes" -> send(exchange, 200, Map.of("nodes", nodes(node.plane().state())));
@@ -162,6 +178,99 @@ final class AdminListener implements AutoCloseable {
         "pendingTransferTo",
         state.pendingTransfer(stream.streamId()).map(PendingTransfer::toNodeId).orElse(null));
     send(exchange, 200, body);
+  }
+
+  /** {@code GET /metrics}: every meter of the node in the Prometheus text format. */
+  private void metrics(Exchange exchange) {
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.set(HttpHeaderNames.CONTENT_TYPE, PROMETHEUS_TEXT);
+    exchange.respond(
+        HttpResponseStatus.OK,
+        headers,
+        node.metrics().scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  /**
+   * {@code POST /admin/transfer} with {@code {"stream": name, "toNode": id}}: proposes the move
+   * through the metadata plane and answers with the transfer as recorded. An open stream's transfer
+   * stays pending (202) until its owner closes it and the target takes over (the handoff belongs to
+   * the cluster); a closed stream moves at once (200). Moving a stream to the node that already
+   * serves it is refused with 409 {@code already_on_node}: nothing would happen, and saying so is
+   * clearer than a silent success. An unregistered target is 404 {@code unknown_node}.
+   */
+  private void transfer(Exchange exchange) {
+    String name;
+    int toNode;
+    try {
+      JsonNode body = JSON.readTree(exchange.body());
+      if (body == null
+          || !body.path("stream").isTextual()
+          || body.path("stream").asText().isEmpty()
+          || !body.path("toNode").canConvertToInt()
+          || body.path("toNode").asInt() < 0) {
+        send(
+            exchange,
+            400,
+            error("bad_request", "expected {\"stream\": name, \"toNode\": id} with id >= 0"));
+        return;
+      }
+      name = body.path("stream").asText();
+      toNode = body.path("toNode").asInt();
+    } catch (java.io.IOException e) {
+      send(exchange, 400, error("bad_request", "the body is not JSON"));
+      return;
+    }
+    MetadataState state = node.plane().state();
+    OptionalLong streamId = EngineStreamService.registeredStreamId(state, name);
+    if (streamId.isEmpty() || state.stream(streamId.getAsLong()).isEmpty()) {
+      send(exchange, 404, error("stream_not_found", "no stream named " + name));
+      return;
+    }
+    if (!state.nodes().containsKey(toNode)) {
+      send(exchange, 404, error("unknown_node", "node " + toNode + " is not registered"));
+      return;
+    }
+    StreamRecord stream = state.stream(streamId.getAsLong()).get();
+    if (stream.nodeId() == toNode && state.pendingTransfer(stream.streamId()).isEmpty()) {
+      send(
+          exchange,
+          409,
+          error(
+              "already_on_node",
+              "stream " + name + " is already served by node " + toNode + "; nothing to move"));
+      return;
+    }
+    Result result =
+        node.plane().propose(new Command.TransferStream(stream.streamId(), toNode)).join();
+    Outcome outcome;
+    switch (result) {
+      case Result.Rejected rejected -> {
+        int status =
+            switch (rejected.reason()) {
+              case UNKNOWN_NODE, UNKNOWN_STREAM -> 404;
+              default -> 409;
+            };
+        send(
+            exchange,
+            status,
+            error(rejected.reason().name().toLowerCase(java.util.Locale.ROOT), rejected.message()));
+        return;
+      }
+      case Result.Ok ok -> outcome = ok.outcome();
+      case Result.Redundant redundant -> outcome = redundant.outcome();
+    }
+    if (!(outcome instanceof Outcome.TransferRecorded recorded)) {
+      send(exchange, 500, error("internal", "unexpected outcome " + outcome));
+      return;
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("stream", name);
+    body.put("streamId", recorded.streamId());
+    body.put("fromNode", recorded.fromNodeId());
+    body.put("toNode", recorded.toNodeId());
+    body.put("epoch", recorded.epoch());
+    body.put("state", recorded.completed() ? "completed" : "pending");
+    send(exchange, recorded.completed() ? 200 : 202, body);
   }
 
   /** {@code POST /admin/nodes/{id}} with {@code {"slots": n}}: proposes the new slot count. */

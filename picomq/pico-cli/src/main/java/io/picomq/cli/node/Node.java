@@ -1,8 +1,12 @@
 package io.picomq.cli.node;
 
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
+import io.picomq.frontend.http.RequestObserver;
 import io.picomq.s3stream.S3Stream;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.StreamEngine;
@@ -44,6 +48,10 @@ public final class Node implements AutoCloseable {
   private final Clock clock;
   private final ExecutorService serviceThreads = Executors.newVirtualThreadPerTaskExecutor();
   private final ReentrantLock lifecycle = new ReentrantLock();
+
+  /** Every meter of this node (engine and requests); {@code GET /metrics} scrapes it. */
+  private final PrometheusMeterRegistry metrics =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
   private volatile boolean ready;
   private volatile boolean stopping;
@@ -103,7 +111,8 @@ public final class Node implements AutoCloseable {
             .storage(config.storage())
             .streamManager(new PlaneStreamManager(plane))
             .objectManager(new PlaneObjectManager(plane, clock))
-            .clock(clock);
+            .clock(clock)
+            .meterRegistry(metrics);
     config.wal().ifPresent(builder::wal);
     engine = builder.build();
     engine.start().join();
@@ -128,7 +137,8 @@ public final class Node implements AutoCloseable {
                 .build(),
             service,
             clock,
-            router);
+            router,
+            requestMeter());
     if (config.adminListen().isPresent()) {
       NodeConfig.HostPort adminAt = NodeConfig.HostPort.parse(config.adminListen().get());
       admin = AdminListener.start(adminAt.host(), adminAt.port(), this);
@@ -143,6 +153,21 @@ public final class Node implements AutoCloseable {
         admin != null ? ", admin on " + admin.address() : "",
         plane.description(),
         config.storage());
+  }
+
+  /**
+   * Records each protocol request in {@code picomq.http.requests}, tagged by protocol, method and
+   * status only: stream names would make the number of series unbounded.
+   */
+  private RequestObserver requestMeter() {
+    return (protocol, method, status, elapsed) ->
+        Timer.builder("picomq.http.requests")
+            .description("Protocol requests by protocol, method and status")
+            .tag("protocol", protocol)
+            .tag("method", method.name())
+            .tag("status", status == 0 ? "none" : Integer.toString(status))
+            .register(metrics)
+            .record(elapsed);
   }
 
   private void expireLoop() {
@@ -173,6 +198,11 @@ public final class Node implements AutoCloseable {
 
   public NodeConfig config() {
     return config;
+  }
+
+  /** The node's meter registry, in Prometheus form. */
+  PrometheusMeterRegistry metrics() {
+    return metrics;
   }
 
   public MetadataPlane plane() {

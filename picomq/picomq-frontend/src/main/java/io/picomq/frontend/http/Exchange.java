@@ -38,7 +38,11 @@ public final class Exchange {
   private final AtomicBoolean answered = new AtomicBoolean();
   private final AtomicBoolean finished = new AtomicBoolean();
   private final CompletableFuture<Void> interrupted = new CompletableFuture<>();
+  private final CompletableFuture<Void> done = new CompletableFuture<>();
   private volatile boolean closeConnection;
+
+  /** The status answered, 0 until then; read by a {@link RequestObserver}. */
+  private volatile int status;
 
   Exchange(
       Channel channel,
@@ -107,6 +111,7 @@ public final class Exchange {
   /** Answers with a complete response. {@code headers} are added to the listener's own. */
   public void respond(HttpResponseStatus status, HttpHeaders headers, byte[] body) {
     claim();
+    this.status = status.code();
     boolean bodyless =
         method.equals(HttpMethod.HEAD)
             || status.equals(HttpResponseStatus.NO_CONTENT)
@@ -141,6 +146,7 @@ public final class Exchange {
   /** Starts a response whose body follows over time; end it with {@link ResponseStream#end}. */
   public ResponseStream stream(HttpResponseStatus status, HttpHeaders headers) {
     claim();
+    this.status = status.code();
     HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
     decorate(response, headers);
     if (!http2) {
@@ -148,6 +154,16 @@ public final class Exchange {
     }
     channel.writeAndFlush(response);
     return new ResponseStream(channel, this);
+  }
+
+  /** Completes once the response is fully written, or failed to be (after {@link #interrupted}). */
+  public CompletableFuture<Void> done() {
+    return done;
+  }
+
+  /** The status code answered, or 0 while unanswered (or if the client left first). */
+  public int status() {
+    return status;
   }
 
   void closeConnectionAfterResponse() {
@@ -175,6 +191,7 @@ public final class Exchange {
     if (!channel.eventLoop().isShuttingDown()) {
       channel.eventLoop().execute(onFinished);
     }
+    done.complete(null);
   }
 
   private void claim() {
