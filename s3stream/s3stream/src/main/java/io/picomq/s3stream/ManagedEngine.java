@@ -2,6 +2,7 @@ package io.picomq.s3stream;
 
 import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.api.StreamEngine;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -25,6 +26,11 @@ final class ManagedEngine implements StreamEngine {
   @Override
   public CompletableFuture<Stream> openStream(long streamId) {
     return engine.openStream(streamId);
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteObjects(List<Long> objectIds) {
+    return engine.deleteObjects(objectIds);
   }
 
   @Override

@@ -120,7 +120,9 @@ public final class Node implements AutoCloseable {
         new EngineStreamService(
             plane, engine, clock, serviceThreads, PooledByteBufAllocator.DEFAULT);
     service.loadExpiring();
-    maintenance = new Maintenance(plane, Optional.empty(), clock, MAINTENANCE_INTERVAL);
+    // The lease holder deletes destroyed objects' bytes through this engine (GC phase one).
+    maintenance =
+        new Maintenance(plane, Optional.of(engine::deleteObjects), clock, MAINTENANCE_INTERVAL);
     maintenance.start();
     expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
     StreamRouter router = new ViewRouter(plane, config.nodeId(), config.redirect());

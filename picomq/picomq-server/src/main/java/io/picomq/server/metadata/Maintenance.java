@@ -17,7 +17,11 @@ import org.slf4j.LoggerFactory;
  * The work only the lease holder does, once per {@code interval}: reclaim prepared object ids whose
  * expiry passed, and collect destroyed objects in two phases (delete their bytes from storage
  * first, then propose their removal from the destruction queue, so a crash in between only repeats
- * a delete). Correctness never depends on the lease: every step is idempotent.
+ * a delete). Correctness never depends on the lease: every step is idempotent. A round that fails
+ * (a delete or a proposal) changes nothing it did not finish and is repeated on the next tick.
+ * Expired prepared ids join the destruction queue, so an upload that never committed is collected
+ * the same way. A node passes its engine's {@link
+ * io.picomq.s3stream.api.StreamEngine#deleteObjects} as the deleter.
  *
  * <p>Threading: one virtual thread runs the rounds; {@link #close()} stops it.
  */

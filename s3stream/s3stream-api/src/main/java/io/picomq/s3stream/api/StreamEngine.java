@@ -1,5 +1,6 @@
 package io.picomq.s3stream.api;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -25,6 +26,16 @@ public interface StreamEngine {
    * IllegalStateException} before {@link #start()} completed or after {@link #shutdown()}.
    */
   CompletableFuture<Stream> openStream(long streamId);
+
+  /**
+   * Deletes the stored bytes of the data objects {@code objectIds} in one batched delete and drops
+   * whatever this engine caches for them. The first phase of garbage collection: the caller (the
+   * maintenance lease holder) passes ids the metadata plane already made unreachable, and removes
+   * them from the catalog only after this completes. Ids whose bytes are already gone succeed, so a
+   * retry after a crash is harmless. A composite object's own key is deleted, never the objects it
+   * links: those are catalog entries of their own and reach the destruction queue themselves.
+   */
+  CompletableFuture<Void> deleteObjects(List<Long> objectIds);
 
   /**
    * Stops accepting appends, uploads and commits everything acknowledged, closes every open stream

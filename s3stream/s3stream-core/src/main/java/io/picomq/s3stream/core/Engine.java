@@ -75,6 +75,8 @@ public final class Engine implements StreamEngine {
   private final Fetcher fetcher;
   private final BlockCache blockCache;
   private final WalRecovery recovery;
+  private final ObjectStore dataStore;
+  private final ObjectNamespace namespace;
   private final Map<Long, OpenStream> streams = new ConcurrentHashMap<>();
   private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.NEW);
   private final CompletableFuture<Void> shutDown = new CompletableFuture<>();
@@ -98,6 +100,7 @@ public final class Engine implements StreamEngine {
     this.config = config;
     this.wal = wal;
     this.streamManager = streamManager;
+    this.dataStore = dataStore;
     this.scheduler = resources.scheduler();
     this.metrics = new EngineMetrics(resources.registry());
     this.cache = new LogCache(config.walCacheSizeBytes(), scheduler.nanoTime());
@@ -107,6 +110,7 @@ public final class Engine implements StreamEngine {
             config.streamSplitSizeBytes(),
             config.objectBlockSizeBytes(),
             UploadSettings.DEFAULT_PREPARED_OBJECT_TTL);
+    this.namespace = settings.namespace();
     ObjectUploader uploader =
         new ObjectUploader(dataStore, objectManager, settings, resources.allocator(), metrics);
     CommitRetry committer = new CommitRetry(objectManager, scheduler, metrics);
@@ -221,6 +225,36 @@ public final class Engine implements StreamEngine {
               OpenStream raced = streams.putIfAbsent(streamId, stream);
               return raced != null ? raced : stream;
             });
+  }
+
+  /**
+   * Deletes the objects' keys from the data store in one call (the store batches it) and drops
+   * their pages from the block cache. Works in any phase but shut down: the lease holder's
+   * maintenance may run before this node serves streams. Only the object's own key goes, whatever
+   * its attributes say about deep delete: see {@link StreamEngine#deleteObjects}.
+   */
+  @Override
+  public CompletableFuture<Void> deleteObjects(List<Long> objectIds) {
+    if (phase.get() == Phase.SHUT_DOWN) {
+      return CompletableFuture.failedFuture(new IllegalStateException("the engine is shut down"));
+    }
+    if (objectIds.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    List<String> keys;
+    try {
+      keys = objectIds.stream().map(namespace::key).toList();
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    try {
+      return dataStore
+          .delete(keys)
+          // Invalidate after the delete: a page loaded meanwhile would otherwise outlive the bytes.
+          .thenRun(() -> keys.forEach(blockCache::invalidate));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   @Override

@@ -19,6 +19,8 @@ import io.picomq.s3stream.core.testing.InMemoryMetadata;
 import io.picomq.s3stream.core.testing.StreamReads;
 import io.picomq.s3stream.core.testing.StreamReads.ReadBatch;
 import io.picomq.s3stream.core.testing.TestEngine;
+import io.picomq.s3stream.object.ObjectNamespace;
+import io.picomq.s3stream.objectstore.ObjectInfo;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -272,6 +274,40 @@ public abstract class EngineContract {
       assertThat(stored.batches()).hasSize(20);
       assertThat(stored.touchedStorage()).isTrue();
     }
+  }
+
+  @Test
+  void deleteObjectsRemovesExactlyTheirKeysFromTheDataStore() throws Exception {
+    TestEngine engine = start();
+    for (int s = 0; s < 3; s++) {
+      Stream stream = open(engine, metadata.createStream());
+      append(stream, 2, "g" + s, 100);
+      // Closing commits what the stream holds: at least one data object per close.
+      stream.close().get(60, TimeUnit.SECONDS);
+    }
+    List<Long> committed = metadata.objects().stream().map(ObjectMetadata::objectId).toList();
+    assertThat(committed).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(storedObjectIds()).containsAll(committed);
+
+    List<Long> doomed = committed.subList(0, committed.size() - 1);
+    long neverWritten = 1_000_000L;
+    List<Long> request = new ArrayList<>(doomed);
+    request.add(neverWritten); // absent keys are fine
+    engine.engine.deleteObjects(request).get(60, TimeUnit.SECONDS);
+
+    assertThat(storedObjectIds()).doesNotContainAnyElementsOf(doomed).contains(committed.getLast());
+    // A retry after a crash between the delete and the catalog update repeats the delete.
+    engine.engine.deleteObjects(request).get(60, TimeUnit.SECONDS);
+    assertThat(storedObjectIds()).contains(committed.getLast());
+  }
+
+  private List<Long> storedObjectIds() throws Exception {
+    ObjectNamespace namespace = new ObjectNamespace(storage.namespace);
+    List<Long> ids = new ArrayList<>();
+    for (ObjectInfo info : storage.dataStore.list("").get(60, TimeUnit.SECONDS)) {
+      namespace.parseObjectId(info.key()).ifPresent(ids::add);
+    }
+    return ids;
   }
 
   @Test
