@@ -23,7 +23,8 @@ export default defineConfig({
           text: 'Protocols',
           items: [
             { text: 'The Pico protocol', link: '/docs/pico-protocol' },
-            { text: 'Durable Streams', link: '/docs/durable-streams' }
+            { text: 'Durable Streams', link: '/docs/durable-streams' },
+            { text: 'HTTP API (OpenAPI)', link: '/docs/http-api' }
           ]
         },
         {
