@@ -28,6 +28,11 @@ import java.util.Set;
  *     {@link AppendOutcome.OverCapacity}
  * @param maxWaitingAppends how many appends may wait for room at once; more end {@link
  *     AppendOutcome.OverCapacity} at once
+ * @param compactionIntervalMillis how often the engine compacts this node's stream-set objects and
+ *     merges the stream objects of its open streams; 0 turns compaction off
+ * @param compactionCacheSizeBytes block bytes one compaction round reads into memory (and the
+ *     largest stream-set object it builds)
+ * @param compactionMaxObjectSizeBytes the largest stream object a merge of stream objects builds
  */
 public record EngineConfig(
     int nodeId,
@@ -41,7 +46,10 @@ public record EngineConfig(
     long streamSplitSizeBytes,
     int objectBlockSizeBytes,
     long appendWaitMillis,
-    int maxWaitingAppends) {
+    int maxWaitingAppends,
+    long compactionIntervalMillis,
+    long compactionCacheSizeBytes,
+    long compactionMaxObjectSizeBytes) {
 
   public static final long MIB = 1024L * 1024;
   public static final String DEFAULT_CLUSTER_ID = "picomq";
@@ -54,6 +62,9 @@ public record EngineConfig(
   public static final int DEFAULT_OBJECT_BLOCK_SIZE_BYTES = (int) MIB;
   public static final long DEFAULT_APPEND_WAIT_MILLIS = 5_000;
   public static final int DEFAULT_MAX_WAITING_APPENDS = 4_096;
+  public static final long DEFAULT_COMPACTION_INTERVAL_MILLIS = 60_000;
+  public static final long DEFAULT_COMPACTION_CACHE_SIZE_BYTES = 64 * MIB;
+  public static final long DEFAULT_COMPACTION_MAX_OBJECT_SIZE_BYTES = 1024 * MIB;
 
   /** The upload threshold never exceeds this share of the log cache: two blocks fit beside it. */
   private static final double MAX_UPLOAD_SHARE = 2.0 / 5.0;
@@ -75,6 +86,13 @@ public record EngineConfig(
     require(objectBlockSizeBytes > 0, "objectBlockSizeBytes must be > 0: " + objectBlockSizeBytes);
     require(appendWaitMillis >= 0, "appendWaitMillis must be >= 0: " + appendWaitMillis);
     require(maxWaitingAppends >= 0, "maxWaitingAppends must be >= 0: " + maxWaitingAppends);
+    require(compactionIntervalMillis >= 0, "compactionIntervalMillis must be >= 0 (0 = off)");
+    require(
+        compactionCacheSizeBytes >= MIB,
+        "compactionCacheSizeBytes must be >= 1 MiB: " + compactionCacheSizeBytes);
+    require(
+        compactionMaxObjectSizeBytes >= MIB,
+        "compactionMaxObjectSizeBytes must be >= 1 MiB: " + compactionMaxObjectSizeBytes);
   }
 
   /**
@@ -105,6 +123,9 @@ public record EngineConfig(
     b.objectBlockSizeBytes = objectBlockSizeBytes;
     b.appendWaitMillis = appendWaitMillis;
     b.maxWaitingAppends = maxWaitingAppends;
+    b.compactionIntervalMillis = compactionIntervalMillis;
+    b.compactionCacheSizeBytes = compactionCacheSizeBytes;
+    b.compactionMaxObjectSizeBytes = compactionMaxObjectSizeBytes;
     return b;
   }
 
@@ -133,6 +154,9 @@ public record EngineConfig(
     private int objectBlockSizeBytes = DEFAULT_OBJECT_BLOCK_SIZE_BYTES;
     private long appendWaitMillis = DEFAULT_APPEND_WAIT_MILLIS;
     private int maxWaitingAppends = DEFAULT_MAX_WAITING_APPENDS;
+    private long compactionIntervalMillis = DEFAULT_COMPACTION_INTERVAL_MILLIS;
+    private long compactionCacheSizeBytes = DEFAULT_COMPACTION_CACHE_SIZE_BYTES;
+    private long compactionMaxObjectSizeBytes = DEFAULT_COMPACTION_MAX_OBJECT_SIZE_BYTES;
 
     private Builder() {}
 
@@ -208,6 +232,24 @@ public record EngineConfig(
       return this;
     }
 
+    public Builder compactionIntervalMillis(long value) {
+      once("compactionIntervalMillis");
+      compactionIntervalMillis = value;
+      return this;
+    }
+
+    public Builder compactionCacheSizeBytes(long value) {
+      once("compactionCacheSizeBytes");
+      compactionCacheSizeBytes = value;
+      return this;
+    }
+
+    public Builder compactionMaxObjectSizeBytes(long value) {
+      once("compactionMaxObjectSizeBytes");
+      compactionMaxObjectSizeBytes = value;
+      return this;
+    }
+
     /**
      * @throws IllegalStateException if {@code nodeId} or {@code nodeEpoch} was never set
      * @throws IllegalArgumentException if a setting is out of range
@@ -231,7 +273,10 @@ public record EngineConfig(
           streamSplitSizeBytes,
           objectBlockSizeBytes,
           appendWaitMillis,
-          maxWaitingAppends);
+          maxWaitingAppends,
+          compactionIntervalMillis,
+          compactionCacheSizeBytes,
+          compactionMaxObjectSizeBytes);
     }
 
     private void once(String name) {

@@ -8,6 +8,11 @@ import io.picomq.s3stream.api.StreamEngine;
 import io.picomq.s3stream.api.StreamManager;
 import io.picomq.s3stream.core.blockcache.BlockCache;
 import io.picomq.s3stream.core.blockcache.BlockCacheConfig;
+import io.picomq.s3stream.core.compaction.CompactionLimits;
+import io.picomq.s3stream.core.compaction.CompactionScheduler;
+import io.picomq.s3stream.core.compaction.CompactionSettings;
+import io.picomq.s3stream.core.compaction.StreamObjectCompactor;
+import io.picomq.s3stream.core.compaction.StreamSetObjectCompactor;
 import io.picomq.s3stream.core.logcache.CacheBlock;
 import io.picomq.s3stream.core.logcache.LogCache;
 import io.picomq.s3stream.core.logcache.StreamSlice;
@@ -29,6 +34,7 @@ import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.Scheduler;
 import io.picomq.s3stream.wal.WriteAheadLog;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -43,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * One node's stream engine, assembled from its parts: the write path ({@link WritePath}) appends to
  * the WAL and the {@link LogCache}; sealed blocks flow through the {@link UploadPipeline} into
  * committed objects; {@link OpenStream}s read through the {@link Fetcher}; {@link WalRecovery} runs
- * at start.
+ * at start; once started, a {@link CompactionScheduler} compacts this node's objects every {@code
+ * compactionIntervalMillis} (unless 0).
  *
  * <p>Lifecycle: new → {@link #start()} (recovery) → started → {@link #shutdown()} → shut down. A
  * failed start leaves the engine failed; only shutdown is then accepted.
@@ -77,6 +84,9 @@ public final class Engine implements StreamEngine {
   private final WalRecovery recovery;
   private final ObjectStore dataStore;
   private final ObjectNamespace namespace;
+  private final StorageReader storageReader;
+  // Null when compaction is off.
+  private final CompactionScheduler compaction;
   private final Map<Long, OpenStream> streams = new ConcurrentHashMap<>();
   private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.NEW);
   private final CompletableFuture<Void> shutDown = new CompletableFuture<>();
@@ -136,7 +146,7 @@ public final class Engine implements StreamEngine {
             resources.clock(),
             resources.allocator(),
             resources.registry());
-    StorageReader storageReader =
+    this.storageReader =
         new StorageReader(
             objectManager, settings.namespace(), blockCache, StorageReaderConfig.DEFAULT);
     CommittedReader committedReader =
@@ -158,6 +168,10 @@ public final class Engine implements StreamEngine {
             committer,
             metrics,
             config.effectiveUploadThresholdBytes());
+    this.compaction =
+        config.compactionIntervalMillis() > 0
+            ? compaction(config, settings.namespace(), dataStore, objectManager, resources)
+            : null;
     metrics.gauge("s3stream.logcache.bytes", "bytes held by the log cache", cache::sizeBytes);
     metrics.gauge(
         "s3stream.logcache.blocks", "blocks in the log cache", () -> cache.blocks().size());
@@ -191,6 +205,9 @@ public final class Engine implements StreamEngine {
     }
     if (config.walUploadIntervalMillis() > 0) {
       scheduleIntervalSeal(TimeUnit.MILLISECONDS.toNanos(config.walUploadIntervalMillis()));
+    }
+    if (compaction != null) {
+      compaction.start();
     }
   }
 
@@ -264,6 +281,10 @@ public final class Engine implements StreamEngine {
       return shutDown.copy();
     }
     intervalTimer.cancel();
+    // A compaction in progress finishes (or fails) before the engine reports shut down: its
+    // uploads and commit use the data store and the catalog, which the caller closes after us.
+    CompletableFuture<Void> compactionStopped =
+        compaction == null ? CompletableFuture.completedFuture(null) : compaction.stop();
     if (was == Phase.NEW || was == Phase.FAILED || was == Phase.STARTING) {
       // Nothing was appended: there is nothing to flush.
       wal.close();
@@ -280,6 +301,7 @@ public final class Engine implements StreamEngine {
         .thenCompose(ignored -> writePath.shutdown())
         .thenCompose(ignored -> pipeline.lastTrim())
         .handle((ignored, error) -> error)
+        .thenCompose(flushError -> compactionStopped.thenApply(ignored -> flushError))
         .thenCompose(
             flushError ->
                 wal.shutdownGracefully()
@@ -317,6 +339,71 @@ public final class Engine implements StreamEngine {
   private static BlockCacheConfig blockCacheConfig(long capacityBytes) {
     int pageSize = (int) Math.min(BlockCacheConfig.DEFAULT_PAGE_SIZE_BYTES, capacityBytes);
     return BlockCacheConfig.builder().capacityBytes(capacityBytes).pageSizeBytes(pageSize).build();
+  }
+
+  private CompactionScheduler compaction(
+      EngineConfig config,
+      ObjectNamespace namespace,
+      ObjectStore dataStore,
+      ObjectManager objectManager,
+      EngineResources resources) {
+    CompactionSettings settings =
+        new CompactionSettings(
+            namespace,
+            config.objectBlockSizeBytes(),
+            UploadSettings.DEFAULT_PREPARED_OBJECT_TTL,
+            CompactionSettings.defaults().maxSourceObjects());
+    CompactionLimits upstream = CompactionLimits.upstreamDefaults();
+    CompactionLimits limits =
+        new CompactionLimits(
+            config.compactionCacheSizeBytes(),
+            config.streamSplitSizeBytes(),
+            upstream.maxStreamNumInStreamSet(),
+            upstream.maxStreamObjectNum());
+    return new CompactionScheduler(
+        new StreamSetObjectCompactor(
+            dataStore,
+            objectManager,
+            limits,
+            settings,
+            resources.allocator(),
+            resources.executor()),
+        new StreamObjectCompactor(
+            dataStore,
+            objectManager,
+            config.compactionMaxObjectSizeBytes(),
+            settings,
+            resources.allocator(),
+            resources.executor()),
+        scheduler,
+        TimeUnit.MILLISECONDS.toNanos(config.compactionIntervalMillis()),
+        this::ownedStreams,
+        () -> phase.get() != Phase.STARTED || writePath.isFenced(),
+        this::objectsReplaced,
+        metrics);
+  }
+
+  /** The start offset of each stream this engine owns now: open and not closing. */
+  private Map<Long, Long> ownedStreams() {
+    Map<Long, Long> owned = new HashMap<>();
+    for (OpenStream stream : streams.values()) {
+      if (!stream.isClosing()) {
+        owned.put(stream.streamId(), stream.startOffset());
+      }
+    }
+    return owned;
+  }
+
+  /**
+   * Drops what the engine keeps of objects a compaction replaced: their opened readers and their
+   * pages. Readers that listed them before the commit may still read them (the lease holder deletes
+   * them later), which reopens and reloads them harmlessly: objects never change.
+   */
+  private void objectsReplaced(List<Long> objectIds) {
+    storageReader.forgetObjects(objectIds);
+    for (long objectId : objectIds) {
+      blockCache.invalidate(namespace.key(objectId));
+    }
   }
 
   private void streamClosed(OpenStream stream) {

@@ -13,6 +13,7 @@ import io.picomq.s3stream.objectstore.ObjectStore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongPredicate;
 
 /**
  * Compacts this node's stream-set objects on the node that owns them: plans with {@link
@@ -88,8 +90,20 @@ public final class StreamSetObjectCompactor {
    */
   public CompletableFuture<CompactionOutcome> compact(
       StreamStarts starts, Set<Long> excludedStreams) {
-    Objects.requireNonNull(starts, "starts");
     Set<Long> excluded = Set.copyOf(excludedStreams);
+    return compact(starts, excluded::contains);
+  }
+
+  /**
+   * As {@link #compact(StreamStarts, Set)}, with the excluded streams decided per stream once the
+   * source objects are open: the caller need not know beforehand which streams they hold (the
+   * engine excludes every stream it does not have open at planning time).
+   *
+   * @param excluded tells, once per stream of the source objects, whether its data must not move
+   */
+  public CompletableFuture<CompactionOutcome> compact(StreamStarts starts, LongPredicate excluded) {
+    Objects.requireNonNull(starts, "starts");
+    Objects.requireNonNull(excluded, "excluded");
     if (!running.compareAndSet(false, true)) {
       return CompletableFuture.failedFuture(
           new IllegalStateException("a stream-set object compaction is already running"));
@@ -106,11 +120,23 @@ public final class StreamSetObjectCompactor {
                           settings.namespace(),
                           objects.subList(
                               0, Math.min(objects.size(), settings.maxSourceObjects()))))
-              .thenCompose(sources -> planAndRun(sources, starts, excluded));
+              .thenCompose(
+                  sources -> planAndRun(sources, starts, excludedOf(sources.objects(), excluded)));
     } catch (RuntimeException e) {
       outcome = CompletableFuture.failedFuture(e);
     }
     return outcome.whenComplete((ignored, error) -> running.set(false));
+  }
+
+  private static Set<Long> excludedOf(List<SourceObject> objects, LongPredicate excluded) {
+    Set<Long> streams = new HashSet<>();
+    for (SourceObject object : objects) {
+      for (SourceBlock block : object.blocks()) {
+        streams.add(block.streamId());
+      }
+    }
+    streams.removeIf(streamId -> !excluded.test(streamId));
+    return streams;
   }
 
   private CompletableFuture<CompactionOutcome> planAndRun(

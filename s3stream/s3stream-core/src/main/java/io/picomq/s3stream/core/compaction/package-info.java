@@ -5,7 +5,8 @@
  * atomically ({@link io.picomq.s3stream.core.compaction.StreamSetObjectCompactor}), and merges a
  * stream's small stream objects into one ({@link
  * io.picomq.s3stream.core.compaction.StreamObjectCompactor}). Both rewrite the data a trim left
- * below a stream's start offset out of the objects they touch. Specification: {@code
- * s3stream/specification/compaction.md}.
+ * below a stream's start offset out of the objects they touch. {@link
+ * io.picomq.s3stream.core.compaction.CompactionScheduler} runs both on the engine's timer.
+ * Specification: {@code s3stream/specification/compaction.md}.
  */
 package io.picomq.s3stream.core.compaction;

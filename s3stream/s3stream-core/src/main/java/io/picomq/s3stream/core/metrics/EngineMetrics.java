@@ -47,6 +47,11 @@ public final class EngineMetrics {
   public final Counter recoveredBytes;
   public final Counter recoveryDroppedRecords;
 
+  public final Counter compactionRuns;
+  public final Counter compactionFailures;
+  public final Counter compactionObjectsIn;
+  public final Counter compactionObjectsOut;
+
   public EngineMetrics(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
     appendedRecords = counter("s3stream.append.records", "records acknowledged");
@@ -114,6 +119,14 @@ public final class EngineMetrics {
     recoveredBytes = counter("s3stream.recovery.bytes", "bytes of WAL records re-uploaded");
     recoveryDroppedRecords =
         counter("s3stream.recovery.dropped", "recovered WAL records already committed or orphaned");
+
+    compactionRuns = counter("s3stream.compaction.runs", "scheduled compaction runs finished");
+    compactionFailures =
+        counter("s3stream.compaction.failures", "compaction runs that failed (retried next tick)");
+    compactionObjectsIn =
+        counter("s3stream.compaction.objects.in", "data objects replaced by compaction");
+    compactionObjectsOut =
+        counter("s3stream.compaction.objects.out", "data objects written by compaction");
   }
 
   /** The registry, for parts that register their own meters. */

@@ -92,6 +92,16 @@ final class ObjectReaderCache {
     }
   }
 
+  /** Drops the reader of {@code objectId}, kept or opening; a later get opens it afresh. */
+  void invalidate(long objectId) {
+    lock.lock();
+    try {
+      readers.remove(objectId);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** How many readers are kept or opening. */
   int size() {
     lock.lock();

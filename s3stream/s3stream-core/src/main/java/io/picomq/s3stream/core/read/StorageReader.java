@@ -16,6 +16,7 @@ import io.picomq.s3stream.object.IndexEntry;
 import io.picomq.s3stream.object.ObjectNamespace;
 import io.picomq.s3stream.object.ObjectReader;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -87,6 +88,14 @@ public final class StorageReader {
             Math.min(config.initialReadaheadBytes(), cacheQuarter),
             Math.min(config.maxReadaheadBytes(), cacheQuarter),
             config.sequentialReaders());
+  }
+
+  /**
+   * Forgets the opened reader of each object (compaction replaced them: they will be deleted and
+   * never read again). Pages of the block cache are the block cache's to drop.
+   */
+  public void forgetObjects(Collection<Long> objectIds) {
+    objectIds.forEach(openObjects::invalidate);
   }
 
   /**

@@ -73,4 +73,18 @@ class ObjectReaderCacheTest {
     assertThat(cache.getIfOpen(b)).isEmpty();
     assertThat(opens).hasValue(3);
   }
+
+  @Test
+  void anInvalidatedObjectIsForgottenAndOthersKept() {
+    long a = commitOne();
+    long b = commitOne();
+    ObjectReaderCache cache = new ObjectReaderCache(4);
+    cache.get(a, open).join();
+    cache.get(b, open).join();
+    cache.invalidate(a);
+    assertThat(cache.getIfOpen(a)).isEmpty();
+    assertThat(cache.getIfOpen(b)).isPresent();
+    cache.get(a, open).join();
+    assertThat(opens).as("a is opened afresh").hasValue(3);
+  }
 }
