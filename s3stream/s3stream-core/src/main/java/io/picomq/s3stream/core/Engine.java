@@ -457,9 +457,17 @@ public final class Engine implements StreamEngine {
 
     @Override
     public void onFailed(Throwable error) {
-      if (error instanceof MetadataRejectedException rejected
-          && (rejected.reason() == MetadataRejectedException.Reason.FENCED
-              || rejected.reason() == MetadataRejectedException.Reason.NODE_FENCED)) {
+      Throwable cause = error;
+      while (cause instanceof java.util.concurrent.CompletionException
+          && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      // The WAL's fence check found a newer epoch: this node is fenced, not failed.
+      boolean walFenced = cause instanceof io.picomq.s3stream.wal.WalFencedException;
+      if (walFenced
+          || error instanceof MetadataRejectedException rejected
+              && (rejected.reason() == MetadataRejectedException.Reason.FENCED
+                  || rejected.reason() == MetadataRejectedException.Reason.NODE_FENCED)) {
         LOG.warn(
             "node {} epoch {} is fenced: {}",
             config.nodeId(),

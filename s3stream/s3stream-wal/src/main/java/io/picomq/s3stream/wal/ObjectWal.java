@@ -2,17 +2,21 @@ package io.picomq.s3stream.wal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.Scheduler;
 import io.picomq.s3stream.walobject.EncodedWalObject;
 import io.picomq.s3stream.walobject.WalObjectCodec;
 import io.picomq.s3stream.walobject.WalObjectKeys;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,11 +35,14 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link WalRecoveryReader}: reads what earlier epochs left.
  * </ul>
  *
- * <p>Start-up writes a <em>fence object</em> (a marker record whose header carries the trim offset
- * found) at the end of the address space used so far, before anything else: its start is this
- * epoch's fence point, so objects that older writers store later, at or beyond it, are ignored by
- * every later recovery. This epoch never deletes it. Reset then trims past everything older with a
- * marker object and deletes the older objects.
+ * <p>Start-up first writes this epoch's <em>fence marker</em> ({@link FenceMarkers}) and only then
+ * lists the WAL, so every object an older writer acknowledged (its fence check listed the markers
+ * after the PUT and did not see this one) is in that listing. It then writes a <em>fence
+ * object</em> (a marker record whose header carries the trim offset found) at the end of the
+ * address space used so far, before anything else: its start is this epoch's fence point, so
+ * objects that older writers store later, at or beyond it, are ignored by every later recovery.
+ * This epoch never deletes it. Reset then trims past everything older with a marker object and
+ * deletes the older objects.
  *
  * <p>The object store is the caller's: it is neither retried around nor closed here beyond what
  * {@link WalUploader} does for PUTs (wrap it in a {@link
@@ -97,12 +104,12 @@ public final class ObjectWal implements WriteAheadLog {
   @Override
   public CompletableFuture<Void> start() {
     move(Phase.NEW, Phase.STARTING, "start()");
-    return store
-        .list(nodePrefix)
+    return writeFenceMarker()
+        .thenCompose(ignored -> store.list(nodePrefix))
         .thenCompose(
             objects -> {
               WalListing found = WalListing.of(nodePrefix, objects);
-              checkEpoch(found);
+              checkEpoch(found, FenceMarkers.newestEpoch(nodePrefix, objects));
               listing = found;
               return reader.readTrimOffset(found.kept());
             })
@@ -201,6 +208,11 @@ public final class ObjectWal implements WriteAheadLog {
     return uploader.putCount();
   }
 
+  /** Fence-check LISTs of the fence markers so far, retries included. */
+  public long fenceListCount() {
+    return uploader.fenceListCount();
+  }
+
   @Override
   public String toString() {
     return "ObjectWal[" + node + ", " + batcher.status() + "]";
@@ -230,7 +242,11 @@ public final class ObjectWal implements WriteAheadLog {
     }
   }
 
-  private void checkEpoch(WalListing found) {
+  private void checkEpoch(WalListing found, OptionalLong newestMarker) {
+    if (newestMarker.isPresent() && newestMarker.getAsLong() > node.epoch()) {
+      throw new WalFencedException(
+          node.epoch(), "the newer epoch " + newestMarker.getAsLong() + " already started");
+    }
     long newest = found.newestEpoch().orElse(-1L);
     if (newest > node.epoch()) {
       throw new WalFencedException(
@@ -244,6 +260,15 @@ public final class ObjectWal implements WriteAheadLog {
               + newest
               + ": every start needs a new, higher epoch");
     }
+  }
+
+  /**
+   * Stores this epoch's fence marker, an empty object: from now on every older writer's fence check
+   * fails, and whatever an older writer acknowledged before is stored already.
+   */
+  private CompletableFuture<Void> writeFenceMarker() {
+    ByteBuf empty = Unpooled.EMPTY_BUFFER;
+    return store.put(FenceMarkers.key(nodePrefix, node.epoch()), empty);
   }
 
   /**
@@ -272,7 +297,10 @@ public final class ObjectWal implements WriteAheadLog {
         .thenCompose(
             objects -> {
               WalListing now = WalListing.of(nodePrefix, objects);
-              long newest = now.newestEpoch().orElse(-1L);
+              long newest =
+                  Math.max(
+                      now.newestEpoch().orElse(-1L),
+                      FenceMarkers.newestEpoch(nodePrefix, objects).orElse(-1L));
               if (newest > node.epoch()) {
                 fence("a newer epoch " + newest + " appeared in the WAL");
                 return CompletableFuture.failedFuture(
@@ -282,7 +310,9 @@ public final class ObjectWal implements WriteAheadLog {
                   now.all().stream()
                       .filter(o -> o.epoch() < node.epoch())
                       .map(o -> o.key().key())
-                      .toList();
+                      .collect(Collectors.toCollection(ArrayList::new));
+              // Older markers only fenced writers that this epoch's marker fences too.
+              older.addAll(FenceMarkers.olderThan(nodePrefix, objects, node.epoch()));
               return older.isEmpty()
                   ? CompletableFuture.completedFuture(null)
                   : store.delete(older);

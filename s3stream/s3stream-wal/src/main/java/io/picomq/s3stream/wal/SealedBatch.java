@@ -35,6 +35,13 @@ final class SealedBatch {
 
   boolean putInFlight;
   boolean stored;
+
+  /**
+   * A fence-check LIST that began after this batch was stored found no newer epoch (or the check is
+   * off): its records may be acknowledged once every earlier batch may.
+   */
+  boolean fenceChecked;
+
   int attempts;
 
   SealedBatch(OpenBatch open, long endOffset, long trimOffset) {

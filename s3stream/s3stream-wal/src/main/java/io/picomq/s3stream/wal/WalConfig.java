@@ -23,12 +23,18 @@ import java.util.Set;
  * @param maxUnflushedBytes appends fail fast with {@link AppendResult.OverCapacity} rather than let
  *     more framed bytes than this wait to be stored
  * @param maxInflightUploadCount the most WAL object PUTs running at once
+ * @param fenceCheck whether records are acknowledged only after a LIST of the fence markers, begun
+ *     after their PUT completed, found no newer epoch (default on). Off saves that LIST round trip
+ *     per acknowledgement round, but then a writer that a newer process of the same node replaced
+ *     keeps acknowledging appends that the newer process's recovery drops: turn it off only where
+ *     the operator guarantees one process per node at a time.
  */
 public record WalConfig(
     Duration batchInterval,
     long maxBytesInBatch,
     long maxUnflushedBytes,
-    int maxInflightUploadCount) {
+    int maxInflightUploadCount,
+    boolean fenceCheck) {
 
   /** The URI parameter that sets {@link #batchInterval}. */
   public static final String BATCH_INTERVAL = "batchInterval";
@@ -41,6 +47,12 @@ public record WalConfig(
 
   /** The URI parameter that sets {@link #maxInflightUploadCount}. */
   public static final String MAX_INFLIGHT_UPLOAD_COUNT = "maxInflightUploadCount";
+
+  /**
+   * The URI parameter that sets {@link #fenceCheck}: {@code true} or {@code false}. Storage URIs
+   * accept it once {@code ObjectStorageUri.WAL_PARAMS} lists it.
+   */
+  public static final String FENCE_CHECK = "fenceCheck";
 
   /** The longest batch interval accepted: longer would hold acknowledgements for minutes. */
   public static final Duration MAX_BATCH_INTERVAL = Duration.ofSeconds(60);
@@ -89,7 +101,16 @@ public record WalConfig(
     }
   }
 
-  /** The defaults for {@code s3://}: 250 ms, 8 MiB, 1 GiB, 50. */
+  /** A configuration with the fence check on. */
+  public WalConfig(
+      Duration batchInterval,
+      long maxBytesInBatch,
+      long maxUnflushedBytes,
+      int maxInflightUploadCount) {
+    this(batchInterval, maxBytesInBatch, maxUnflushedBytes, maxInflightUploadCount, true);
+  }
+
+  /** The defaults for {@code s3://}: 250 ms, 8 MiB, 1 GiB, 50, fence check on. */
   public static WalConfig defaults() {
     return builder().build();
   }
@@ -121,7 +142,7 @@ public record WalConfig(
   }
 
   /**
-   * As {@link #fromUri}, from the parameters alone; names other than the four WAL parameters are
+   * As {@link #fromUri}, from the parameters alone; names other than the five WAL parameters are
    * ignored (they belong to other layers).
    */
   public static WalConfig fromParams(ObjectStorageUri.Scheme scheme, Map<String, String> params) {
@@ -138,6 +159,9 @@ public record WalConfig(
     if (params.containsKey(MAX_INFLIGHT_UPLOAD_COUNT)) {
       builder.maxInflightUploadCount(
           parseCount(MAX_INFLIGHT_UPLOAD_COUNT, params.get(MAX_INFLIGHT_UPLOAD_COUNT)));
+    }
+    if (params.containsKey(FENCE_CHECK)) {
+      builder.fenceCheck(parseBoolean(FENCE_CHECK, params.get(FENCE_CHECK)));
     }
     try {
       return builder.build();
@@ -158,7 +182,7 @@ public record WalConfig(
           case FILE -> Duration.ofMillis(2);
           case MEMORY -> Duration.ofMillis(1);
         };
-    return new WalConfig(interval, 8L << 20, 1L << 30, 50);
+    return new WalConfig(interval, 8L << 20, 1L << 30, 50, true);
   }
 
   private static Duration parseDuration(String name, String text) {
@@ -201,6 +225,16 @@ public record WalConfig(
     }
   }
 
+  private static boolean parseBoolean(String name, String text) {
+    return switch (text.trim().toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default ->
+          throw new IllegalArgumentException(
+              name + "=" + text + " is not a valid value (expected true or false)");
+    };
+  }
+
   private static int parseCount(String name, String text) {
     long count = parseNonNegative(name, text, text.trim(), "a whole number, e.g. 50");
     if (count > Integer.MAX_VALUE) {
@@ -230,6 +264,7 @@ public record WalConfig(
     private long maxBytesInBatch;
     private long maxUnflushedBytes;
     private int maxInflightUploadCount;
+    private boolean fenceCheck;
     private final Set<String> set = new HashSet<>();
 
     private Builder(WalConfig base) {
@@ -237,6 +272,7 @@ public record WalConfig(
       this.maxBytesInBatch = base.maxBytesInBatch;
       this.maxUnflushedBytes = base.maxUnflushedBytes;
       this.maxInflightUploadCount = base.maxInflightUploadCount;
+      this.fenceCheck = base.fenceCheck;
     }
 
     public Builder batchInterval(Duration interval) {
@@ -263,10 +299,17 @@ public record WalConfig(
       return this;
     }
 
+    /** See {@link WalConfig#fenceCheck}: off only where one process per node is guaranteed. */
+    public Builder fenceCheck(boolean check) {
+      once(FENCE_CHECK);
+      this.fenceCheck = check;
+      return this;
+    }
+
     /** Checks every value and their relations; the message names the offending parameter. */
     public WalConfig build() {
       return new WalConfig(
-          batchInterval, maxBytesInBatch, maxUnflushedBytes, maxInflightUploadCount);
+          batchInterval, maxBytesInBatch, maxUnflushedBytes, maxInflightUploadCount, fenceCheck);
     }
 
     private void once(String name) {

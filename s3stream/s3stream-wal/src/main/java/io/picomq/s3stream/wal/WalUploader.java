@@ -2,6 +2,7 @@ package io.picomq.s3stream.wal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.picomq.s3stream.objectstore.ObjectInfo;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStoreException;
 import io.picomq.s3stream.objectstore.Scheduler;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -39,6 +41,11 @@ import org.slf4j.LoggerFactory;
  *       confirmation (a batch waiting out a retry backoff counts).
  *   <li>A transient failure is retried with backoff for as long as the WAL is open; any other
  *       failure is sticky: the WAL fails every pending and later append.
+ *   <li>With {@link WalConfig#fenceCheck} on, a stored batch is acknowledged only after a LIST of
+ *       the fence markers that <em>began after its PUT completed</em> found no newer epoch. At most
+ *       one such LIST runs at a time and it covers every batch stored before it began, so the cost
+ *       is one LIST round trip of latency and at most one LIST per acknowledgement round. Why this
+ *       is enough: {@code s3stream/specification/wal.md}, Fencing.
  * </ul>
  */
 final class WalUploader {
@@ -71,10 +78,16 @@ final class WalUploader {
   private int inflight;
   private WalStatus stopped;
 
+  /** A fence-check LIST is running or waiting out its retry backoff. */
+  private boolean fenceCheckBusy;
+
+  private int fenceListAttempts;
+
   // Written on the owner thread, read anywhere.
   private volatile long confirmOffset;
   private volatile long persistedTrimOffset = -1;
   private volatile long putCount;
+  private volatile long fenceListCount;
 
   WalUploader(
       ObjectStore store,
@@ -108,6 +121,11 @@ final class WalUploader {
   /** PUT attempts made so far, retries included. */
   long putCount() {
     return putCount;
+  }
+
+  /** Fence-check LIST attempts so far, retries included. */
+  long fenceListCount() {
+    return fenceListCount;
   }
 
   /**
@@ -229,7 +247,13 @@ final class WalUploader {
     if (error == null) {
       inflight--;
       batch.stored = true;
-      confirmStored();
+      batch.releaseUnlessInFlight(); // stored: the bytes are no longer needed
+      if (config.fenceCheck()) {
+        checkFence();
+      } else {
+        batch.fenceChecked = true;
+        confirmStored();
+      }
       startUploads();
       return;
     }
@@ -269,8 +293,88 @@ final class WalUploader {
     return Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << doublings);
   }
 
+  /**
+   * Starts a fence-check LIST covering every batch stored so far and not yet checked, unless one is
+   * running (then the batches wait for the next, started when it ends).
+   */
+  private void checkFence() {
+    if (fenceCheckBusy || stopped != null) {
+      return;
+    }
+    List<SealedBatch> covered = new ArrayList<>();
+    for (SealedBatch batch : pending) {
+      if (batch.stored && !batch.fenceChecked) {
+        covered.add(batch);
+      }
+    }
+    if (covered.isEmpty()) {
+      return;
+    }
+    fenceCheckBusy = true;
+    fenceListCount++;
+    CompletableFuture<List<ObjectInfo>> listed;
+    try {
+      listed = store.list(FenceMarkers.prefix(nodePrefix));
+    } catch (RuntimeException e) {
+      listed = CompletableFuture.failedFuture(e);
+    }
+    listed.whenComplete(
+        (objects, error) -> owner.execute(() -> onFenceListed(covered, objects, error)));
+  }
+
+  private void onFenceListed(List<SealedBatch> covered, List<ObjectInfo> objects, Throwable error) {
+    if (stopped != null) {
+      fenceCheckBusy = false;
+      finishShutdownIfIdle();
+      return;
+    }
+    if (error != null) {
+      Throwable cause = unwrap(error);
+      if (cause instanceof ObjectStoreException e && e.isRetryable()) {
+        fenceListAttempts++;
+        long backoffNanos = backoffNanos(fenceListAttempts);
+        LOG.warn(
+            "WAL fence check LIST failed (attempt {}), retrying in {} ms: {}",
+            fenceListAttempts,
+            TimeUnit.NANOSECONDS.toMillis(backoffNanos),
+            cause.getMessage());
+        scheduler.schedule(
+            () ->
+                owner.execute(
+                    () -> {
+                      fenceCheckBusy = false;
+                      checkFence();
+                      finishShutdownIfIdle();
+                    }),
+            backoffNanos);
+        return;
+      }
+      fenceCheckBusy = false;
+      WalFailedException failure =
+          new WalFailedException(
+              "WAL fence check LIST failed and cannot be retried: " + cause, cause);
+      LOG.error("the WAL of node {} failed", node, failure);
+      stop(new WalStatus.Failed(failure), batcher.stop(new WalStatus.Failed(failure)));
+      return;
+    }
+    fenceCheckBusy = false;
+    fenceListAttempts = 0;
+    OptionalLong newest = FenceMarkers.newestEpoch(nodePrefix, objects);
+    if (newest.isPresent() && newest.getAsLong() > node.epoch()) {
+      WalStatus.Fenced fenced =
+          new WalStatus.Fenced(
+              node.epoch(), "the newer epoch " + newest.getAsLong() + " started on this WAL");
+      LOG.warn("the WAL of node {} is fenced: {}", node, fenced.reason());
+      stop(fenced, batcher.stop(fenced));
+      return;
+    }
+    covered.forEach(batch -> batch.fenceChecked = true);
+    confirmStored();
+    checkFence(); // the batches stored while this LIST ran
+  }
+
   private void confirmStored() {
-    while (!pending.isEmpty() && pending.peekFirst().stored) {
+    while (!pending.isEmpty() && pending.peekFirst().stored && pending.peekFirst().fenceChecked) {
       SealedBatch batch = pending.pollFirst();
       confirmOffset = batch.endOffset;
       batcher.stored(batch.sizeBytes);

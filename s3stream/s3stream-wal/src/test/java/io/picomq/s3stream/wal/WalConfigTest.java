@@ -80,6 +80,15 @@ class WalConfigTest {
     assertThat(variant).isEqualTo(new WalConfig(base.batchInterval(), 8L << 20, 1L << 30, 5));
   }
 
+  @Test
+  void theFenceCheckIsOnUnlessTheParametersTurnItOff() {
+    assertThat(WalConfig.defaults().fenceCheck()).isTrue();
+    assertThat(WalConfig.builder(ObjectStorageUri.Scheme.FILE).build().fenceCheck()).isTrue();
+    assertThat(parse("fenceCheck", "false").fenceCheck()).isFalse();
+    assertThat(parse("fenceCheck", "TRUE").fenceCheck()).isTrue();
+    assertRejected("fenceCheck", "no", "fenceCheck=no");
+  }
+
   private static WalConfig parse(String name, String value) {
     return WalConfig.fromParams(ObjectStorageUri.Scheme.S3, Map.of(name, value));
   }

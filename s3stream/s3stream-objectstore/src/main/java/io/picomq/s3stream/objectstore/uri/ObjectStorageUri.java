@@ -59,7 +59,12 @@ public record ObjectStorageUri(
 
   /** The WAL settings that may ride on a storage URI (the WAL validates them). */
   public static final Set<String> WAL_PARAMS =
-      Set.of("batchInterval", "maxBytesInBatch", "maxUnflushedBytes", "maxInflightUploadCount");
+      Set.of(
+          "batchInterval",
+          "maxBytesInBatch",
+          "maxUnflushedBytes",
+          "maxInflightUploadCount",
+          "fenceCheck");
 
   public static final String REGION = "region";
   public static final String ENDPOINT = "endpoint";
