@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
 import io.picomq.frontend.Protocol;
+import io.picomq.frontend.testing.WaitCountingService;
 import io.picomq.server.stream.StreamService;
 import io.picomq.server.stream.TrimOutcome;
 import io.picomq.server.stream.testing.InMemoryStreamService;
@@ -39,7 +40,7 @@ class DurableStreamsWireTest {
 
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-  private CountingStreamService service;
+  private WaitCountingService service;
   private Frontend frontend;
   private URI base;
 
@@ -53,7 +54,7 @@ class DurableStreamsWireTest {
   private void start(Duration longPollTimeout, Duration sseMaxDuration, int maxChunkBytes)
       throws InterruptedException {
     InstantSource clock = InstantSource.system();
-    service = new CountingStreamService(new InMemoryStreamService(clock));
+    service = new WaitCountingService(new InMemoryStreamService(clock));
     frontend =
         Frontend.start(
             FrontendConfig.builder()

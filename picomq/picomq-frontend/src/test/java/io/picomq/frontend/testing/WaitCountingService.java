@@ -1,4 +1,4 @@
-package io.picomq.frontend.ds;
+package io.picomq.frontend.testing;
 
 import io.picomq.server.stream.AppendOutcome;
 import io.picomq.server.stream.AppendRequest;
@@ -12,30 +12,57 @@ import io.picomq.server.stream.ReadRequest;
 import io.picomq.server.stream.StreamPage;
 import io.picomq.server.stream.StreamService;
 import io.picomq.server.stream.TrimOutcome;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Decorates a real service to count waits that are neither signalled nor cancelled yet. */
-final class CountingStreamService implements StreamService {
+/**
+ * A real stream service that also counts the waits a frontend registers and cancels, so a test can
+ * await "the long-poll is parked" instead of sleeping, and check that abandoned waits are released.
+ * Shared by the tests of both protocols.
+ */
+public final class WaitCountingService implements StreamService {
 
   private final StreamService delegate;
-  private final AtomicInteger pendingWaits = new AtomicInteger();
+  public final AtomicInteger waits = new AtomicInteger();
+  private final AtomicInteger waitsCancelledOrDone = new AtomicInteger();
 
-  CountingStreamService(StreamService delegate) {
+  public WaitCountingService(StreamService delegate) {
     this.delegate = delegate;
   }
 
-  int pendingWaits() {
-    return pendingWaits.get();
+  /** Waits registered and neither signalled nor cancelled yet. */
+  public int pendingWaits() {
+    return waits.get() - waitsCancelledOrDone.get();
+  }
+
+  /** Waits until {@link #waits} exceeds {@code seen}, failing after {@code within}. */
+  public void awaitWaitsAbove(int seen, Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (waits.get() <= seen) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("no wait was registered within " + within);
+      }
+      Thread.sleep(1);
+    }
+  }
+
+  /** Waits until every registered wait has completed or been cancelled. */
+  public void awaitAllWaitsReleased(Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (pendingWaits() > 0) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError(pendingWaits() + " waits still held after " + within);
+      }
+      Thread.sleep(1);
+    }
   }
 
   @Override
   public CompletableFuture<Void> awaitBeyond(String name, long seq) {
+    waits.incrementAndGet();
     CompletableFuture<Void> signal = delegate.awaitBeyond(name, seq);
-    if (!signal.isDone()) {
-      pendingWaits.incrementAndGet();
-      signal.whenComplete((ignored, failure) -> pendingWaits.decrementAndGet());
-    }
+    signal.whenComplete((ignored, failure) -> waitsCancelledOrDone.incrementAndGet());
     return signal;
   }
 
