@@ -1,0 +1,200 @@
+package io.picomq.e2e;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A {@code pico serve} process started the way a user starts one: through {@code bin/pico}, on
+ * SQLite and file:// storage in a directory of its own. It listens on a free port; {@link #restart}
+ * starts a new process on the same data directory and, where it can, the same port, so clients
+ * holding the old address reconnect to the new server.
+ */
+public final class ServerProcess implements AutoCloseable {
+  private static final Pattern SERVING =
+      Pattern.compile("serving (\\w+) on (http://[^,\\s]+)(?:, admin on (http://\\S+))?");
+
+  private final Path dataDir;
+  private final List<String> extraArgs;
+  private final ConcurrentLinkedQueue<String> output = new ConcurrentLinkedQueue<>();
+  private Process process;
+  private URI endpoint;
+  private Optional<URI> adminEndpoint = Optional.empty();
+
+  private ServerProcess(Path dataDir, List<String> extraArgs) {
+    this.dataDir = dataDir;
+    this.extraArgs = List.copyOf(extraArgs);
+  }
+
+  /**
+   * Starts a server with its data under {@code dataDir}.
+   *
+   * @param extraArgs more {@code pico} arguments, e.g. {@code --protocol ds} (global options go
+   *     before {@code serve}; use {@link #startWith} for those)
+   */
+  public static ServerProcess start(Path dataDir, String... extraArgs) {
+    return startWith(dataDir, List.of(), List.of(extraArgs));
+  }
+
+  /** Starts a server with {@code globalArgs} before {@code serve} and {@code serveArgs} after. */
+  public static ServerProcess startWith(
+      Path dataDir, List<String> globalArgs, List<String> serveArgs) {
+    List<String> args = new ArrayList<>(globalArgs);
+    args.add("serve");
+    args.addAll(serveArgs);
+    ServerProcess server = new ServerProcess(dataDir, args);
+    server.launch("127.0.0.1:0", "127.0.0.1:0");
+    return server;
+  }
+
+  /** The repository root: where {@code bin/pico} is. */
+  public static Path root() {
+    String root = System.getProperty("picomq.root");
+    Path dir = root != null ? Path.of(root) : Path.of("").toAbsolutePath();
+    while (dir != null && !Files.isRegularFile(dir.resolve("bin/pico"))) {
+      dir = dir.getParent();
+    }
+    if (dir == null) {
+      throw new IllegalStateException("cannot find bin/pico above " + root);
+    }
+    return dir;
+  }
+
+  /**
+   * A {@code bin/pico} command line, run with the jar the build made (no rebuild inside a test).
+   */
+  public static ProcessBuilder launcher(List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(root().resolve("bin/pico").toString());
+    command.addAll(args);
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("PICO_NO_BUILD", "1");
+    // Tests choose every setting themselves; nothing leaks in from the developer's shell.
+    builder
+        .environment()
+        .keySet()
+        .removeIf(name -> name.startsWith("PICO_") && !name.equals("PICO_NO_BUILD"));
+    return builder;
+  }
+
+  private void launch(String listen, String adminListen) {
+    List<String> args = new ArrayList<>(extraArgs);
+    args.addAll(
+        List.of(
+            "--listen",
+            listen,
+            "--admin-listen",
+            adminListen,
+            "--meta-url",
+            "sqlite:" + dataDir.resolve("meta.db"),
+            "--storage=-2@file://" + dataDir.resolve("objects")));
+    try {
+      Files.createDirectories(dataDir);
+      process = launcher(args).redirectErrorStream(true).start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    awaitServing();
+  }
+
+  private void awaitServing() {
+    BufferedReader lines =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<Matcher> serving = new CompletableFuture<>();
+    Thread.ofVirtual()
+        .start(
+            () -> {
+              try {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                  output.add(line);
+                  Matcher matcher = SERVING.matcher(line);
+                  if (matcher.find()) {
+                    serving.complete(matcher);
+                  }
+                }
+              } catch (IOException e) {
+                // the process ended
+              }
+              serving.completeExceptionally(
+                  new IllegalStateException("pico serve exited:\n" + String.join("\n", output)));
+            });
+    try {
+      Matcher matcher = serving.get(90, TimeUnit.SECONDS);
+      endpoint = URI.create(matcher.group(2));
+      adminEndpoint = Optional.ofNullable(matcher.group(3)).map(URI::create);
+    } catch (Exception e) {
+      process.destroyForcibly();
+      throw new IllegalStateException("pico serve did not start:\n" + String.join("\n", output), e);
+    }
+  }
+
+  /** Where the node serves its protocol, e.g. {@code http://127.0.0.1:40123}. */
+  public URI endpoint() {
+    return endpoint;
+  }
+
+  /** Where the admin listener serves. */
+  public URI adminEndpoint() {
+    return adminEndpoint.orElseThrow(() -> new IllegalStateException("no admin listener"));
+  }
+
+  /** What the server printed so far (stdout and stderr interleaved). */
+  public List<String> output() {
+    return List.copyOf(output);
+  }
+
+  /** Kills the process with SIGKILL: nothing is flushed, nothing shuts down cleanly. */
+  public void kill() {
+    process.destroyForcibly();
+    waitForExit();
+  }
+
+  /** Stops the process with SIGTERM (a graceful shutdown) and waits for it. */
+  public void stop() {
+    process.destroy();
+    waitForExit();
+  }
+
+  /**
+   * Starts a new process on the same data directory and the same ports (after {@link #kill} or
+   * {@link #stop}; stops a running one gracefully first).
+   */
+  public void restart() {
+    if (process.isAlive()) {
+      stop();
+    }
+    String listen = endpoint.getAuthority();
+    String admin = adminEndpoint.map(URI::getAuthority).orElse("127.0.0.1:0");
+    launch(listen, admin);
+  }
+
+  private void waitForExit() {
+    try {
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (process != null && process.isAlive()) {
+      stop();
+    }
+  }
+}
