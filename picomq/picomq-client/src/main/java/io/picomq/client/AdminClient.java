@@ -1,0 +1,51 @@
+package io.picomq.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+
+/**
+ * The admin API of one node ({@code pico serve --admin-listen}): cluster state, nodes, where a
+ * stream lives, placement weights and stream transfers. Answers are the server's JSON as Jackson
+ * trees (see the admin docs for their fields); errors are {@link PicoException}s.
+ */
+public interface AdminClient extends AutoCloseable {
+
+  /** A client of the admin listener at {@code adminEndpoint}, with its own HTTP/1.1 client. */
+  static AdminClient create(URI adminEndpoint) {
+    return new HttpAdminClient(adminEndpoint, null);
+  }
+
+  /** A client of the admin listener at {@code adminEndpoint} that sends through {@code http}. */
+  static AdminClient create(URI adminEndpoint, HttpClient http) {
+    return new HttpAdminClient(adminEndpoint, http);
+  }
+
+  /** {@code GET /admin/cluster}: cluster id, this node, readiness, counts, pending transfers. */
+  JsonNode cluster();
+
+  /** {@code GET /admin/nodes}: {@code {"nodes": [...]}}. */
+  JsonNode nodes();
+
+  /**
+   * {@code GET /admin/streams/{name}}: owner, state, epoch, offsets, pending transfer.
+   *
+   * @throws StreamNotFoundException for an unknown stream
+   */
+  JsonNode stream(String name);
+
+  /**
+   * {@code POST /admin/transfer}: asks for {@code stream} to move to node {@code toNode}. Answers
+   * {@code {"state": "pending"|"completed", ...}}.
+   *
+   * @throws ConflictException {@code already_on_node} or {@code transfer_conflict}
+   */
+  JsonNode transfer(String stream, long toNode);
+
+  /** {@code POST /admin/nodes/{id}}: sets a node's placement weight. */
+  JsonNode setSlots(long nodeId, int slots);
+
+  /** Releases the HTTP client if this admin client made it. */
+  @Override
+  void close();
+}

@@ -1,0 +1,191 @@
+package io.picomq.client;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How a {@link ProducerSession} batches, pipelines and retries. Build one with {@link #builder()},
+ * or start from {@link #defaults()}.
+ *
+ * @param producerId the producer id; empty: a random UUID per session
+ * @param epoch the producer epoch (default 0); a restarted producer that reuses its id takes a
+ *     higher one
+ * @param linger how long a batch waits for more records before it is sent (default 5 ms)
+ * @param maxBatchRecords at most this many records per append (default 1000)
+ * @param maxBatchBytes at most about this many body bytes per append (default 1 MiB)
+ * @param maxInFlightBytes at most this many body bytes sent but not yet durable, plus queued
+ *     (default 16 MiB); {@link ProducerSession#send} blocks beyond it
+ * @param maxInFlightRequests at most this many appends on the wire at once (default 8)
+ * @param maxBlock how long {@link ProducerSession#send} waits for room (default 60 s)
+ * @param retryBackoffBase the first pause before resending a failed append (default 50 ms)
+ * @param retryBackoffMax the longest pause between resends (default 5 s)
+ * @param jitter the fraction of each pause drawn at random, 0 to 1 (default 0.2)
+ * @param deliveryTimeout how long a batch may keep failing before the session gives up (default 2
+ *     min)
+ */
+public record ProducerOptions(
+    Optional<String> producerId,
+    long epoch,
+    Duration linger,
+    int maxBatchRecords,
+    long maxBatchBytes,
+    long maxInFlightBytes,
+    int maxInFlightRequests,
+    Duration maxBlock,
+    Duration retryBackoffBase,
+    Duration retryBackoffMax,
+    double jitter,
+    Duration deliveryTimeout) {
+
+  public ProducerOptions {
+    Objects.requireNonNull(producerId, "producerId");
+    producerId.ifPresent(ProducerId::of);
+    Settings.notNegative(epoch, "epoch");
+    Settings.notNegative(linger, "linger");
+    Settings.positive(maxBatchRecords, "maxBatchRecords");
+    Settings.positive(maxBatchBytes, "maxBatchBytes");
+    Settings.positive(maxInFlightBytes, "maxInFlightBytes");
+    Settings.positive(maxInFlightRequests, "maxInFlightRequests");
+    Settings.notNegative(maxBlock, "maxBlock");
+    Settings.positive(retryBackoffBase, "retryBackoffBase");
+    Settings.positive(retryBackoffMax, "retryBackoffMax");
+    if (!(jitter >= 0 && jitter <= 1)) {
+      throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
+    }
+    Settings.positive(deliveryTimeout, "deliveryTimeout");
+  }
+
+  /** Every setting at its default. */
+  public static ProducerOptions defaults() {
+    return builder().build();
+  }
+
+  /** A builder with every setting at its default. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these settings; each may be set once more. */
+  public Builder newBuilder() {
+    return new Builder(this);
+  }
+
+  /**
+   * Builds {@link ProducerOptions}. Each setting may be made once: setting one twice is a mistake
+   * and fails instead of the last one silently winning.
+   */
+  public static final class Builder {
+    private final ProducerOptions base;
+    private String producerId;
+    private Long epoch;
+    private Duration linger;
+    private Integer maxBatchRecords;
+    private Long maxBatchBytes;
+    private Long maxInFlightBytes;
+    private Integer maxInFlightRequests;
+    private Duration maxBlock;
+    private Duration retryBackoffBase;
+    private Duration retryBackoffMax;
+    private Double jitter;
+    private Duration deliveryTimeout;
+
+    private Builder() {
+      this(
+          new ProducerOptions(
+              Optional.empty(),
+              0,
+              Duration.ofMillis(5),
+              1000,
+              1L << 20,
+              16L << 20,
+              8,
+              Duration.ofSeconds(60),
+              Duration.ofMillis(50),
+              Duration.ofSeconds(5),
+              0.2,
+              Duration.ofMinutes(2)));
+    }
+
+    private Builder(ProducerOptions base) {
+      this.base = base;
+    }
+
+    public Builder producerId(String producerId) {
+      this.producerId = Settings.once(this.producerId, producerId, "producerId");
+      return this;
+    }
+
+    public Builder epoch(long epoch) {
+      this.epoch = Settings.once(this.epoch, epoch, "epoch");
+      return this;
+    }
+
+    public Builder linger(Duration linger) {
+      this.linger = Settings.once(this.linger, linger, "linger");
+      return this;
+    }
+
+    public Builder maxBatchRecords(int maxBatchRecords) {
+      this.maxBatchRecords =
+          Settings.once(this.maxBatchRecords, maxBatchRecords, "maxBatchRecords");
+      return this;
+    }
+
+    public Builder maxBatchBytes(long maxBatchBytes) {
+      this.maxBatchBytes = Settings.once(this.maxBatchBytes, maxBatchBytes, "maxBatchBytes");
+      return this;
+    }
+
+    public Builder maxInFlightBytes(long maxInFlightBytes) {
+      this.maxInFlightBytes =
+          Settings.once(this.maxInFlightBytes, maxInFlightBytes, "maxInFlightBytes");
+      return this;
+    }
+
+    public Builder maxInFlightRequests(int maxInFlightRequests) {
+      this.maxInFlightRequests =
+          Settings.once(this.maxInFlightRequests, maxInFlightRequests, "maxInFlightRequests");
+      return this;
+    }
+
+    public Builder maxBlock(Duration maxBlock) {
+      this.maxBlock = Settings.once(this.maxBlock, maxBlock, "maxBlock");
+      return this;
+    }
+
+    /** The first and the longest pause between resends of a failed append. */
+    public Builder retryBackoff(Duration base, Duration max) {
+      this.retryBackoffBase = Settings.once(this.retryBackoffBase, base, "retryBackoffBase");
+      this.retryBackoffMax = Settings.once(this.retryBackoffMax, max, "retryBackoffMax");
+      return this;
+    }
+
+    public Builder jitter(double jitter) {
+      this.jitter = Settings.once(this.jitter, jitter, "jitter");
+      return this;
+    }
+
+    public Builder deliveryTimeout(Duration deliveryTimeout) {
+      this.deliveryTimeout =
+          Settings.once(this.deliveryTimeout, deliveryTimeout, "deliveryTimeout");
+      return this;
+    }
+
+    public ProducerOptions build() {
+      return new ProducerOptions(
+          producerId == null ? base.producerId() : Optional.of(producerId),
+          epoch == null ? base.epoch() : epoch,
+          linger == null ? base.linger() : linger,
+          maxBatchRecords == null ? base.maxBatchRecords() : maxBatchRecords,
+          maxBatchBytes == null ? base.maxBatchBytes() : maxBatchBytes,
+          maxInFlightBytes == null ? base.maxInFlightBytes() : maxInFlightBytes,
+          maxInFlightRequests == null ? base.maxInFlightRequests() : maxInFlightRequests,
+          maxBlock == null ? base.maxBlock() : maxBlock,
+          retryBackoffBase == null ? base.retryBackoffBase() : retryBackoffBase,
+          retryBackoffMax == null ? base.retryBackoffMax() : retryBackoffMax,
+          jitter == null ? base.jitter() : jitter,
+          deliveryTimeout == null ? base.deliveryTimeout() : deliveryTimeout);
+    }
+  }
+}
