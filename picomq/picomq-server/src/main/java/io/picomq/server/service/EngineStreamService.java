@@ -66,9 +66,12 @@ import org.slf4j.LoggerFactory;
  *       references, soft delete) is a KV put proposed in order per name ({@link
  *       LiveStream#persisted} chains them), so the log holds them in the order they were decided.
  *   <li>Appends: validated and handed to the engine under the stream's lock; the durability wait is
- *       outside it. An append that changes the entry (a producer, a writer seq, a close) is
- *       acknowledged after both its records are durable and the entry holding its effect is
- *       applied, so a retry after a crash sees it as a duplicate only if the record is there.
+ *       outside it. An append that changes the entry (a producer, a writer seq, a close) stores
+ *       that change as a {@link BatchStamp} in its own batch, and is acknowledged after both its
+ *       records are durable and the entry holding its effect is applied. An entry is written only
+ *       once every append it reflects is durable, and says up to which seq it covers the stamps;
+ *       loading a stream replays the stamps past that point ({@link #replayStamps}). So a retry
+ *       after a crash at any point is a duplicate exactly when its records are in the stream.
  *   <li>Waiters wake when the engine confirms the append that passes them, before the append's
  *       caller hears of it.
  *   <li>Expiry: on every access, and by {@link #expireDue()} which the node calls every second. The
@@ -92,11 +95,21 @@ public final class EngineStreamService implements StreamService {
   private static final int MAX_FETCH_BYTES = 4 << 20;
   private static final int MIN_FETCH_BYTES = 64 << 10;
 
+  /**
+   * Plain appends do not write the entry; once this many records (or {@link #CHECKPOINT_BYTES})
+   * passed since the entry's {@code stampedThrough}, one entry write moves it up, so loading a
+   * stream replays a bounded tail.
+   */
+  private static final long CHECKPOINT_RECORDS = 4096;
+
+  private static final long CHECKPOINT_BYTES = 16L << 20;
+
   private final MetadataPlane plane;
   private final StreamEngine engine;
   private final InstantSource clock;
   private final Executor executor;
   private final ByteBufAllocator allocator;
+  private final EntryLog entries;
 
   /** Guards the set of names (create, delete, expiry, fork references) and {@link #loading}. */
   private final ReentrantLock structure = new ReentrantLock();
@@ -117,11 +130,23 @@ public final class EngineStreamService implements StreamService {
       InstantSource clock,
       Executor executor,
       ByteBufAllocator allocator) {
+    this(plane, engine, clock, executor, allocator, EntryLog.of(plane));
+  }
+
+  /** With {@code entries} in the path of every registry entry update (tests inject faults). */
+  EngineStreamService(
+      MetadataPlane plane,
+      StreamEngine engine,
+      InstantSource clock,
+      Executor executor,
+      ByteBufAllocator allocator,
+      EntryLog entries) {
     this.plane = plane;
     this.engine = engine;
     this.clock = clock;
     this.executor = executor;
     this.allocator = allocator;
+    this.entries = entries;
   }
 
   // ---- the contract ---------------------------------------------------------------------------
@@ -341,7 +366,8 @@ public final class EngineStreamService implements StreamService {
             Optional.empty(),
             List.of(new Segment(own.streamId(), 0, Segment.OPEN_END, 0)),
             Optional.empty(),
-            Map.of());
+            Map.of(),
+            request.records().size());
     return register(name, own, registration, request.records().isEmpty() ? 0 : timestamp, request);
   }
 
@@ -427,7 +453,8 @@ public final class EngineStreamService implements StreamService {
             Optional.of(new ForkOrigin(point.source(), seq, point.partialBytes())),
             segments,
             Optional.empty(),
-            Map.of());
+            Map.of(),
+            seq + (split != null ? 1 : 0) + request.records().size());
     CreateOutcome outcome = register(name, own, registration, lastTimestamp, request);
     if (outcome instanceof CreateOutcome.Created) {
       source.lock.lock();
@@ -579,7 +606,8 @@ public final class EngineStreamService implements StreamService {
       if (request.records().isEmpty()) {
         answer = closeOnly(stream, next);
       } else {
-        answer = handToEngine(stream, request, next, changesEntry);
+        BatchStamp stamp = new BatchStamp(request.producer(), request.writerSeq(), request.close());
+        answer = handToEngine(stream, request, next, stamp);
       }
     } finally {
       stream.lock.unlock();
@@ -662,14 +690,18 @@ public final class EngineStreamService implements StreamService {
         });
   }
 
-  /** Under the stream's lock: assigns seqs and hands the records to the engine. */
+  /**
+   * Under the stream's lock: assigns seqs and hands the records to the engine, with the stamp of
+   * what the append changes in the entry stored in the same batch (see {@link #replayStamps}).
+   */
   private CompletableFuture<AppendOutcome> handToEngine(
-      LiveStream stream, AppendRequest request, Registration next, boolean changesEntry) {
+      LiveStream stream, AppendRequest request, Registration next, BatchStamp stamp) {
     int count = request.records().size();
     long timestamp = Math.max(clock.millis(), stream.lastTimestampMillis);
     long startSeq = stream.assignedTail;
     long nextSeq = startSeq + count;
-    ByteBuf payload = RecordBatchPayload.encode(request.records(), timestamp, allocator);
+    ByteBuf payload = RecordBatchPayload.encode(request.records(), timestamp, stamp, allocator);
+    int payloadBytes = payload.readableBytes();
     CompletableFuture<io.picomq.s3stream.api.AppendOutcome> appended;
     try {
       appended = stream.own.append(count, payload);
@@ -696,12 +728,21 @@ public final class EngineStreamService implements StreamService {
               throw new IllegalStateException(cause.getMessage(), cause);
             });
     stream.lastAppend = durable;
+    stream.unstampedBytes += payloadBytes;
     CompletableFuture<Void> acknowledged;
-    if (changesEntry) {
+    if (!stamp.isEmpty()) {
+      // Acknowledged once the entry holds the effect too, so readers of the entry (HEAD, other
+      // nodes' views, a transfer) agree with the answer; a crash before that is covered by the
+      // stamp in the batch.
       acknowledged = persist(stream, next, durable);
     } else {
       stream.registration = next;
       acknowledged = durable;
+      if (nextSeq - stream.stampedThroughProposed >= CHECKPOINT_RECORDS
+          || stream.unstampedBytes >= CHECKPOINT_BYTES) {
+        // Bounds what loading this stream replays; the answer does not wait for it.
+        persist(stream, next, durable);
+      }
     }
     boolean closed = next.closed();
     return acknowledged.thenApply(
@@ -962,16 +1003,81 @@ public final class EngineStreamService implements StreamService {
     if (value.isEmpty()) {
       return null;
     }
-    Registration registration = Registration.decode(value.get().toByteArray());
-    Stream own = engineStream(registration.streamId());
-    Segment segment = registration.own();
+    Registration stored = Registration.decode(value.get().toByteArray());
+    Stream own = engineStream(stored.streamId());
+    Segment segment = stored.own();
     long tail = segment.seqStart() + own.confirmOffset() - segment.offsetStart();
+    Registration registration = replayStamps(stored, own, tail);
     long lastTimestamp =
         tail == 0
             ? 0
             : readRecords(registration, tail - 1, tail, 1, 1).getFirst().timestampMillis();
     long activity = Math.max(registration.activityMillis(), clock.millis());
-    return new LiveStream(name, own, registration, tail, lastTimestamp, activity);
+    LiveStream stream = new LiveStream(name, own, registration, tail, lastTimestamp, activity);
+    stream.stampedThroughProposed = stored.stampedThrough();
+    if (!registration.equals(stored)) {
+      // Write the rebuilt state through so the next load need not replay it (not waited for:
+      // until it applies, the stamps in the log still say the same).
+      stream.lock.lock();
+      try {
+        persist(stream, registration, stream.persisted);
+      } finally {
+        stream.lock.unlock();
+      }
+    }
+    return stream;
+  }
+
+  /**
+   * The entry with the effect of the stamps stored in this stream's own batches from the entry's
+   * {@code stampedThrough} up to the durable {@code tail}: what appends that became durable did to
+   * the entry when the node that took them died before writing it.
+   *
+   * <p>Why stamps in the log rather than an intent entry written before the append: the log is the
+   * one place that says whether a batch is durable, so a stamp stored in it is true exactly when
+   * its records are; an intent would cost a second metadata write before every producer append and
+   * still need the log to tell whether it happened. This is how Kafka rebuilds producer state from
+   * the log tail past its last snapshot.
+   */
+  private static Registration replayStamps(Registration registration, Stream own, long tail) {
+    Segment segment = registration.own();
+    long offset = segment.offsetOf(Math.max(registration.stampedThrough(), segment.seqStart()));
+    long end = segment.offsetOf(tail);
+    if (offset >= end) {
+      return registration;
+    }
+    Map<String, ProducerState> producers = new HashMap<>(registration.producers());
+    Optional<String> writerSeq = registration.writerSeq();
+    boolean closed = registration.closed();
+    while (offset < end) {
+      long before = offset;
+      try (FetchResult result =
+          own.fetch(offset, end, MAX_FETCH_BYTES, ReadOptions.DEFAULT).join()) {
+        for (FetchedBatch batch : result.batches()) {
+          if (batch.baseOffset() < offset) {
+            continue; // covered already: the entry's position is always a batch boundary
+          }
+          BatchStamp stamp = RecordBatchPayload.stamp(batch.payload(), batch.count());
+          if (stamp.producer().isPresent()) {
+            ProducerStamp producer = stamp.producer().get();
+            producers.put(producer.id(), new ProducerState(producer.epoch(), producer.seq()));
+          }
+          if (stamp.writerSeq().isPresent()) {
+            writerSeq = stamp.writerSeq();
+          }
+          closed |= stamp.close();
+          offset = batch.nextOffset();
+        }
+      }
+      if (offset == before) {
+        throw new IllegalStateException(
+            "engine stream " + own.streamId() + " returned nothing at offset " + offset);
+      }
+    }
+    return registration
+        .withWriter(writerSeq, producers)
+        .withClosed(closed)
+        .withStampedThrough(tail);
   }
 
   /**
@@ -1089,19 +1195,29 @@ public final class EngineStreamService implements StreamService {
 
   /**
    * Under the stream's lock: makes {@code next} the stream's entry and proposes it once {@code
-   * after} completed and every earlier write of this entry applied, keeping the log in decision
-   * order. Nothing is written once the name is removed.
+   * after} completed, every append handed to the engine so far is durable, and every earlier write
+   * of this entry applied, keeping the log in decision order. Nothing is written once the name is
+   * removed.
+   *
+   * <p>The stored entry says it covers the stamps of every batch below the assigned tail ({@code
+   * stampedThrough}): {@code next} holds the effect of every append assigned so far, and waiting
+   * for the last of them to be durable keeps the entry from ever being ahead of the records (a
+   * producer seq in the entry whose records were lost would answer a retry as a duplicate).
    */
   private CompletableFuture<Void> persist(
       LiveStream stream, Registration next, CompletableFuture<Void> after) {
     stream.registration = next;
     String key = key(stream.name);
-    byte[] bytes = next.withActivity(stream.activityMillis).encode();
+    long stampedThrough = stream.assignedTail;
+    stream.stampedThroughProposed = stampedThrough;
+    stream.unstampedBytes = 0;
+    byte[] bytes =
+        next.withActivity(stream.activityMillis).withStampedThrough(stampedThrough).encode();
     // A failed earlier write was reported to its caller; this entry holds its effect anyway
     // (entries are cumulative), so the chain goes on.
     CompletableFuture<Void> previous = stream.persisted.exceptionally(ignored -> null);
     CompletableFuture<Void> written =
-        CompletableFuture.allOf(previous, after)
+        CompletableFuture.allOf(previous, after, stream.lastAppend)
             .thenCompose(
                 ignored -> {
                   stream.lock.lock();
@@ -1109,9 +1225,7 @@ public final class EngineStreamService implements StreamService {
                     if (stream.removed) {
                       return CompletableFuture.completedFuture(null);
                     }
-                    return plane
-                        .proposeAccepted(new Command.KvPut(key, KvValue.of(bytes)))
-                        .thenApply(outcome -> (Void) null);
+                    return entries.put(key, bytes);
                   } finally {
                     stream.lock.unlock();
                   }

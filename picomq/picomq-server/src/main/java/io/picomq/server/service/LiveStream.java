@@ -44,6 +44,12 @@ final class LiveStream {
   /** Guarded by lock: completes once the last append handed to the engine is durable. */
   CompletableFuture<Void> lastAppend = CompletableFuture.completedFuture(null);
 
+  /** Guarded by lock: the {@code stampedThrough} of the last entry write proposed (or loaded). */
+  long stampedThroughProposed;
+
+  /** Guarded by lock: payload bytes appended since that entry write. */
+  long unstampedBytes;
+
   /** Guarded by lock. */
   final List<Waiter> waiters = new ArrayList<>();
 

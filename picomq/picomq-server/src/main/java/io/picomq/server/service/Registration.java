@@ -29,6 +29,11 @@ import java.util.TreeMap;
  * @param streamId the engine stream holding this stream's own records (its incarnation id)
  * @param activityMillis the last activity written through (the live value is kept in memory)
  * @param forkRefs how many forks read through this stream's records
+ * @param writerSeq the last writer seq accepted
+ * @param producers each idempotent producer's state
+ * @param stampedThrough the seq below which {@code producers}, {@code writerSeq} and {@code closed}
+ *     hold the effect of every stored {@link BatchStamp}: a node loading the stream replays the
+ *     stamps of its own batches from here to the durable tail (see {@link EngineStreamService})
  */
 record Registration(
     long streamId,
@@ -42,9 +47,11 @@ record Registration(
     Optional<ForkOrigin> fork,
     List<Segment> segments,
     Optional<String> writerSeq,
-    Map<String, ProducerState> producers) {
+    Map<String, ProducerState> producers,
+    long stampedThrough) {
 
-  private static final int VERSION = 1;
+  /** Version 2 added {@code stampedThrough}; version 1 entries still decode. */
+  private static final int VERSION = 2;
 
   Registration {
     segments = List.copyOf(segments);
@@ -89,7 +96,8 @@ record Registration(
         fork,
         segments,
         writerSeq,
-        producers);
+        producers,
+        stampedThrough);
   }
 
   Registration withSoftDeleted() {
@@ -105,7 +113,8 @@ record Registration(
         fork,
         segments,
         writerSeq,
-        producers);
+        producers,
+        stampedThrough);
   }
 
   Registration withStartSeq(long value) {
@@ -121,7 +130,8 @@ record Registration(
         fork,
         segments,
         writerSeq,
-        producers);
+        producers,
+        stampedThrough);
   }
 
   Registration withForkRefs(int value) {
@@ -137,7 +147,8 @@ record Registration(
         fork,
         segments,
         writerSeq,
-        producers);
+        producers,
+        stampedThrough);
   }
 
   Registration withActivity(long value) {
@@ -153,7 +164,8 @@ record Registration(
         fork,
         segments,
         writerSeq,
-        producers);
+        producers,
+        stampedThrough);
   }
 
   Registration withWriter(Optional<String> newWriterSeq, Map<String, ProducerState> newProducers) {
@@ -169,7 +181,25 @@ record Registration(
         fork,
         segments,
         newWriterSeq,
-        newProducers);
+        newProducers,
+        stampedThrough);
+  }
+
+  Registration withStampedThrough(long value) {
+    return new Registration(
+        streamId,
+        contentType,
+        expiry,
+        activityMillis,
+        closed,
+        softDeleted,
+        startSeq,
+        forkRefs,
+        fork,
+        segments,
+        writerSeq,
+        producers,
+        value);
   }
 
   byte[] encode() {
@@ -220,6 +250,7 @@ record Registration(
         out.writeLong(producer.getValue().epoch());
         out.writeLong(producer.getValue().lastSeq());
       }
+      out.writeLong(stampedThrough);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -233,7 +264,7 @@ record Registration(
   static Registration decode(byte[] bytes) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       int version = in.readUnsignedByte();
-      if (version != VERSION) {
+      if (version != VERSION && version != 1) {
         throw new IllegalStateException("registry entry version " + version + " is unknown");
       }
       long streamId = in.readLong();
@@ -265,6 +296,9 @@ record Registration(
       for (int i = 0; i < producerCount; i++) {
         producers.put(in.readUTF(), new ProducerState(in.readLong(), in.readLong()));
       }
+      // A version 1 entry was written before batches carried stamps; replaying from 0 once finds
+      // none and costs one scan, and is right should a newer node have stamped batches since.
+      long stampedThrough = version == 1 ? 0 : in.readLong();
       return new Registration(
           streamId,
           contentType,
@@ -277,7 +311,8 @@ record Registration(
           fork,
           segments,
           writerSeq,
-          producers);
+          producers,
+          stampedThrough);
     } catch (IOException e) {
       throw new IllegalStateException("damaged registry entry: " + e.getMessage(), e);
     }

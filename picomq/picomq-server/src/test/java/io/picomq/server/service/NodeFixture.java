@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.InstantSource;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
 
 /**
  * A real node's service stack for tests: metadata plane on {@code metaUrl}, the engine on file://
@@ -27,7 +28,7 @@ final class NodeFixture implements AutoCloseable {
 
   NodeFixture(String metaUrl, Path dataDir, long nodeEpoch, InstantSource serviceClock)
       throws Exception {
-    this(metaUrl, BackendOptions.defaults(), dataDir, nodeEpoch, serviceClock);
+    this(metaUrl, BackendOptions.defaults(), dataDir, nodeEpoch, serviceClock, entries -> entries);
   }
 
   NodeFixture(
@@ -36,6 +37,18 @@ final class NodeFixture implements AutoCloseable {
       Path dataDir,
       long nodeEpoch,
       InstantSource serviceClock)
+      throws Exception {
+    this(metaUrl, options, dataDir, nodeEpoch, serviceClock, entries -> entries);
+  }
+
+  /** {@code entryLog} wraps the real entry writes (to inject faults into them). */
+  NodeFixture(
+      String metaUrl,
+      BackendOptions options,
+      Path dataDir,
+      long nodeEpoch,
+      InstantSource serviceClock,
+      UnaryOperator<EntryLog> entryLog)
       throws Exception {
     plane =
         MetadataPlane.open(
@@ -60,7 +73,12 @@ final class NodeFixture implements AutoCloseable {
     engine.start().join();
     service =
         new EngineStreamService(
-            plane, engine, serviceClock, executor, PooledByteBufAllocator.DEFAULT);
+            plane,
+            engine,
+            serviceClock,
+            executor,
+            PooledByteBufAllocator.DEFAULT,
+            entryLog.apply(EntryLog.of(plane)));
   }
 
   /** A clean stop: the engine flushes and closes its streams, then the plane stops. */

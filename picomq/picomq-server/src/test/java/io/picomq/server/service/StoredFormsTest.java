@@ -13,6 +13,7 @@ import io.picomq.server.service.Registration.ProducerState;
 import io.picomq.server.service.Registration.Segment;
 import io.picomq.server.stream.Expiry;
 import io.picomq.server.stream.NewRecord;
+import io.picomq.server.stream.ProducerStamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,8 @@ class StoredFormsTest {
               List.of(
                   new Segment(3, 0, 7, 0), new Segment(9, 7, Segment.OPEN_END, random.nextInt(3))),
               random.nextBoolean() ? Optional.of("w\uD83D\uDE00" + i) : Optional.empty(),
-              Map.of("p" + i, new ProducerState(random.nextInt(5), random.nextInt(99))));
+              Map.of("p" + i, new ProducerState(random.nextInt(5), random.nextInt(99))),
+              random.nextInt(1000));
       assertThat(Registration.decode(entry.encode())).as("seed %d", seed).isEqualTo(entry);
     }
     byte[] unknownVersion = {9, 0, 0};
@@ -87,5 +89,58 @@ class StoredFormsTest {
     } finally {
       ResourceLeakDetector.setLevel(before);
     }
+  }
+
+  @Test
+  void aBatchStampTrailsTheRecordsAndReadersDoNotSeeIt() {
+    List<NewRecord> records =
+        List.of(NewRecord.of("a".getBytes(UTF_8)), NewRecord.of("b".getBytes(UTF_8)));
+    List<BatchStamp> stamps =
+        List.of(
+            new BatchStamp(Optional.empty(), Optional.empty(), false),
+            new BatchStamp(
+                Optional.of(new ProducerStamp("p\u00e9", 3, 7)), Optional.empty(), false),
+            new BatchStamp(Optional.empty(), Optional.of("w-0001"), true),
+            new BatchStamp(Optional.of(new ProducerStamp("q", 0, 0)), Optional.of("z"), true));
+    for (BatchStamp stamp : stamps) {
+      ByteBuf payload =
+          RecordBatchPayload.encode(records, 5, stamp, PooledByteBufAllocator.DEFAULT);
+      try {
+        assertThat(RecordBatchPayload.decode(payload, 2))
+            .extracting(e -> new String(e.body(), UTF_8))
+            .containsExactly("a", "b");
+        assertThat(RecordBatchPayload.stamp(payload, 2)).isEqualTo(stamp);
+        ByteBuf cut = payload.slice(0, payload.readableBytes() - 1);
+        if (!stamp.isEmpty()) {
+          assertThatThrownBy(() -> RecordBatchPayload.stamp(cut, 2))
+              .isInstanceOf(IllegalStateException.class);
+        }
+      } finally {
+        payload.release();
+      }
+    }
+  }
+
+  @Test
+  void aVersionOneEntryDecodesWithEverythingToReplay() {
+    Registration entry =
+        new Registration(
+            7,
+            "text/plain",
+            Expiry.NEVER,
+            1,
+            false,
+            false,
+            0,
+            0,
+            Optional.empty(),
+            List.of(new Segment(7, 0, Segment.OPEN_END, 0)),
+            Optional.empty(),
+            Map.of(),
+            42);
+    byte[] v2 = entry.encode();
+    byte[] v1 = java.util.Arrays.copyOf(v2, v2.length - 8);
+    v1[0] = 1;
+    assertThat(Registration.decode(v1)).isEqualTo(entry.withStampedThrough(0));
   }
 }
