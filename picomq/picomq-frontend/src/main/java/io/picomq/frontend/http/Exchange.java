@@ -127,6 +127,9 @@ public final class Exchange {
     } else if (method.equals(HttpMethod.HEAD) && !HttpUtil.isContentLengthSet(response)) {
       // Without a length an HTTP/1.1 connection could not be kept alive after a HEAD.
       HttpUtil.setContentLength(response, 0);
+    } else if (!http2 && status.equals(HttpResponseStatus.NOT_MODIFIED)) {
+      // Tells the keep-alive handler the response ends here; NotModifiedFraming removes it again.
+      HttpUtil.setContentLength(response, 0);
     }
     channel.writeAndFlush(response).addListener(written -> finished(!written.isSuccess()));
   }

@@ -198,6 +198,46 @@ class HttpListenerTest {
   }
 
   @Test
+  void aNotModifiedAnswerKeepsTheConnectionAlive() throws Exception {
+    start(
+        exchange -> {
+          if (exchange.path().equals("/cached")) {
+            HttpHeaders headers = new DefaultHttpHeaders().set("etag", "\"v1\"");
+            exchange.respond(HttpResponseStatus.NOT_MODIFIED, headers, new byte[0]);
+          } else {
+            echo(exchange);
+          }
+        });
+    try (Socket socket = new Socket("127.0.0.1", listener.address().getPort())) {
+      socket.setSoTimeout(5000);
+      OutputStream out = socket.getOutputStream();
+      InputStream in = socket.getInputStream();
+      out.write("GET /cached HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"v1\"\r\n\r\n".getBytes(UTF_8));
+      out.flush();
+      String notModified = readHead(in).toLowerCase(java.util.Locale.ROOT);
+      assertThat(notModified).startsWith("http/1.1 304").contains("etag: \"v1\"");
+      assertThat(notModified).doesNotContain("connection: close").doesNotContain("content-length");
+      out.write("GET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(UTF_8));
+      out.flush();
+      String next = new String(in.readAllBytes(), UTF_8);
+      assertThat(next).startsWith("HTTP/1.1 200").contains("x-path: /next");
+    }
+  }
+
+  /** The status line and headers of one response, read up to the blank line. */
+  private static String readHead(InputStream in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new IOException("connection closed after: " + head);
+      }
+      head.append((char) b);
+    }
+    return head.toString();
+  }
+
+  @Test
   void pipelinedRequestsAreAnsweredInOrder() throws Exception {
     start(
         exchange -> {
