@@ -3,6 +3,7 @@ package io.picomq.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.time.Duration;
 
 /**
  * The admin API of one node ({@code pico serve --admin-listen}): cluster state, nodes, where a
@@ -13,12 +14,16 @@ public interface AdminClient extends AutoCloseable {
 
   /** A client of the admin listener at {@code adminEndpoint}, with its own HTTP/1.1 client. */
   static AdminClient create(URI adminEndpoint) {
-    return new HttpAdminClient(adminEndpoint, null);
+    return new HttpAdminClient(
+        adminEndpoint,
+        HttpTransport.newClient(false, Duration.ofSeconds(10)),
+        true,
+        Duration.ofSeconds(30));
   }
 
   /** A client of the admin listener at {@code adminEndpoint} that sends through {@code http}. */
   static AdminClient create(URI adminEndpoint, HttpClient http) {
-    return new HttpAdminClient(adminEndpoint, http);
+    return new HttpAdminClient(adminEndpoint, http, false, Duration.ofSeconds(30));
   }
 
   /** {@code GET /admin/cluster}: cluster id, this node, readiness, counts, pending transfers. */

@@ -3,6 +3,10 @@ package io.picomq.client;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * A client of one PicoMQ listener, speaking either the Pico protocol or Durable Streams over
@@ -28,10 +32,36 @@ public final class PicoClient implements AutoCloseable {
   /** The endpoint a client uses when none is given. */
   public static final URI DEFAULT_ENDPOINT = URI.create("http://127.0.0.1:4437");
 
-  private final Settings0 settings;
+  /**
+   * How much longer than a plain request a long-poll may take: the server's wait (25 s) and more.
+   */
+  private static final Duration LIVE_GRACE = Duration.ofSeconds(60);
 
-  private PicoClient(Settings0 settings) {
-    this.settings = settings;
+  private final URI endpoint;
+  private final Protocol protocol;
+  private final boolean http2;
+  private final Duration requestTimeout;
+  private final Duration connectTimeout;
+  private final HttpTransport transport;
+  private final Dialect dialect;
+
+  private PicoClient(Builder builder) {
+    this.endpoint = builder.endpoint == null ? DEFAULT_ENDPOINT : builder.endpoint;
+    this.protocol = builder.protocol == null ? Protocol.PICO : builder.protocol;
+    this.http2 = builder.http2 != null && builder.http2;
+    this.requestTimeout =
+        builder.requestTimeout == null ? Duration.ofSeconds(30) : builder.requestTimeout;
+    this.connectTimeout =
+        builder.connectTimeout == null ? Duration.ofSeconds(10) : builder.connectTimeout;
+    Endpoints endpoints = new Endpoints(endpoint, protocol);
+    this.transport =
+        new HttpTransport(
+            HttpTransport.newClient(http2, connectTimeout), true, endpoints.root(Map.of()));
+    Duration liveTimeout = requestTimeout.plus(LIVE_GRACE);
+    this.dialect =
+        protocol == Protocol.PICO
+            ? new PicoDialect(transport, endpoints, requestTimeout, liveTimeout)
+            : new DsDialect(transport, endpoints, requestTimeout, liveTimeout);
   }
 
   /** A builder with every setting at its default. */
@@ -41,30 +71,36 @@ public final class PicoClient implements AutoCloseable {
 
   /** The endpoint this client talks to. */
   public URI endpoint() {
-    return settings.endpoint();
+    return endpoint;
   }
 
   /** The protocol this client speaks. */
   public Protocol protocol() {
-    return settings.protocol();
+    return protocol;
+  }
+
+  /** Whether this client speaks HTTP/2 (h2c). */
+  public boolean http2() {
+    return http2;
   }
 
   /**
-   * Creates a stream, or confirms it exists with the same content type (idempotent).
+   * Creates a stream, or confirms it exists with the same configuration (idempotent).
    *
    * @throws ConflictException if it exists with another content type (or other settings)
    */
   public StreamInfo create(String stream, CreateOptions options) {
-    throw new UnsupportedOperationException("not yet");
+    return HttpTransport.join(dialect.create(stream, options));
   }
 
   /**
-   * A stream's current state.
+   * A stream's current state. (Durable Streams does not report a stream's first seq: {@code
+   * startSeq} is 0 there.)
    *
    * @throws StreamNotFoundException if it does not exist
    */
   public StreamInfo head(String stream) {
-    throw new UnsupportedOperationException("not yet");
+    return HttpTransport.join(dialect.head(stream));
   }
 
   /** Appends {@code records} as one batch: consecutive seqs, durable all together. */
@@ -73,26 +109,46 @@ public final class PicoClient implements AutoCloseable {
   }
 
   /**
-   * Appends {@code records} as one batch with conditions: consecutive seqs, durable all together.
-   * An empty list with {@link AppendOptions#close} only seals the stream.
+   * Appends {@code records} with conditions. Under the Pico protocol they are one batch:
+   * consecutive seqs, durable together, all or nothing. Under Durable Streams a JSON stream takes
+   * them as one array (also atomic), any other stream as one request per record (each atomic; a
+   * failure part way leaves the earlier ones appended). An empty list with {@link
+   * AppendOptions#close} only seals the stream.
+   *
+   * <p>With a producer stamp, a retry of the same call (same records, same stamp) is answered
+   * {@link AppendResult#duplicate() duplicate} instead of appending again.
    *
    * @throws StreamNotFoundException if the stream does not exist
    * @throws StreamClosedException if it is sealed
    * @throws SeqMismatchException if {@link AppendOptions#matchSeq} does not hold
    * @throws ProducerConflictException if the producer seq is not the one expected
    * @throws StaleProducerEpochException if the producer was fenced by a newer epoch
+   * @throws UnsupportedByProtocolException for record headers or {@code matchSeq} under Durable
+   *     Streams
    */
   public AppendResult append(String stream, List<Record> records, AppendOptions options) {
-    throw new UnsupportedOperationException("not yet");
+    List<Dialect.PreparedAppend> appends =
+        HttpTransport.join(dialect.prepare(stream, List.copyOf(records), options));
+    AppendResult first = null;
+    AppendResult last = null;
+    for (Dialect.PreparedAppend append : appends) {
+      last = HttpTransport.join(dialect.send(append));
+      if (first == null) {
+        first = last;
+      }
+    }
+    return new AppendResult(
+        first.startSeq(), last.nextSeq(), last.timestampMillis(), last.duplicate());
   }
 
   /**
    * Reads records once (one request).
    *
    * @throws StreamNotFoundException if the stream does not exist
+   * @throws BadRequestException if {@code request} starts past the tail
    */
   public ReadResult read(String stream, ReadRequest request) {
-    throw new UnsupportedOperationException("not yet");
+    return HttpTransport.join(dialect.read(stream, request, Optional.empty())).result();
   }
 
   /**
@@ -101,21 +157,23 @@ public final class PicoClient implements AutoCloseable {
    * @throws UnsupportedByProtocolException under Durable Streams
    */
   public ListPage list(ListRequest request) {
-    throw new UnsupportedOperationException("not yet");
+    return HttpTransport.join(dialect.list(request));
   }
 
   /**
    * Drops the records below {@code beforeSeq}.
    *
    * @throws UnsupportedByProtocolException under Durable Streams
+   * @throws BadRequestException if {@code beforeSeq} is past the tail
    */
   public void trim(String stream, long beforeSeq) {
-    throw new UnsupportedOperationException("not yet");
+    Settings.notNegative(beforeSeq, "beforeSeq");
+    HttpTransport.join(dialect.trim(stream, beforeSeq));
   }
 
   /** Seals a stream: it takes no more appends. Sealing a sealed stream succeeds. */
   public AppendResult close(String stream) {
-    throw new UnsupportedOperationException("not yet");
+    return HttpTransport.join(dialect.close(stream));
   }
 
   /**
@@ -124,30 +182,48 @@ public final class PicoClient implements AutoCloseable {
    * @throws StreamNotFoundException if it does not exist
    */
   public void delete(String stream) {
-    throw new UnsupportedOperationException("not yet");
+    HttpTransport.join(dialect.delete(stream));
   }
 
-  /** A consumer that follows {@code stream}; see {@link Consumer}. */
+  /** A consumer that follows {@code stream}; see {@link Consumer}. Sends nothing yet. */
   public Consumer consumer(String stream, ConsumerOptions options) {
-    throw new UnsupportedOperationException("not yet");
+    Endpoints.name(stream);
+    return new LiveConsumer(dialect, transport, stream, options);
   }
 
-  /** An idempotent producer session on {@code stream}; see {@link ProducerSession}. */
+  /**
+   * An idempotent producer session on {@code stream}; see {@link ProducerSession}. Under Durable
+   * Streams this asks for the stream's content type first (a JSON stream batches records into
+   * arrays; any other appends one record per request).
+   *
+   * @throws StreamNotFoundException under Durable Streams, if the stream does not exist
+   */
   public ProducerSession producer(String stream, ProducerOptions options) {
-    throw new UnsupportedOperationException("not yet");
+    int maxBatchRecords = options.maxBatchRecords();
+    if (dialect instanceof DsDialect ds
+        && !DsDialect.isJson(HttpTransport.join(ds.contentType(stream)))) {
+      maxBatchRecords = 1;
+    }
+    ScheduledExecutorService scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("picomq-producer-" + stream).factory());
+    return new BatchingProducer(dialect, stream, options, maxBatchRecords, scheduler);
   }
 
-  /** A client of the admin listener at {@code adminEndpoint}, sharing this client's settings. */
+  /** A client of the admin listener at {@code adminEndpoint}, with this client's HTTP settings. */
   public AdminClient admin(URI adminEndpoint) {
-    return AdminClient.create(adminEndpoint);
+    return new HttpAdminClient(
+        adminEndpoint, HttpTransport.newClient(http2, connectTimeout), true, requestTimeout);
   }
 
-  /** Releases the HTTP client. Consumers and producer sessions made by it stop working. */
+  /**
+   * Releases the HTTP client: requests in flight fail, consumers and producer sessions made by it
+   * stop working. Close producer sessions first to let their records through.
+   */
   @Override
-  public void close() {}
-
-  private record Settings0(
-      URI endpoint, Protocol protocol, boolean http2, Duration requestTimeout) {}
+  public void close() {
+    transport.close();
+  }
 
   /**
    * Builds a {@link PicoClient}. Each setting may be made once; setting one twice fails instead of
@@ -176,7 +252,7 @@ public final class PicoClient implements AutoCloseable {
 
     /**
      * Whether to speak HTTP/2 (h2c, by upgrading the first request) rather than HTTP/1.1 (default
-     * false). Over HTTP/2 many requests share one connection.
+     * false). Over HTTP/2 all requests share one connection.
      */
     public Builder http2(boolean http2) {
       this.http2 = Settings.once(this.http2, http2, "http2");
@@ -184,8 +260,8 @@ public final class PicoClient implements AutoCloseable {
     }
 
     /**
-     * How long a request may take (default 30 s). Long-polls and SSE streams allow for the server's
-     * own wait on top.
+     * How long a request may take until its answer begins (default 30 s). Long-polls get 60 s more
+     * for the server's wait; an SSE feed's answer may then last as long as it likes.
      */
     public Builder requestTimeout(Duration requestTimeout) {
       this.requestTimeout =
@@ -205,12 +281,7 @@ public final class PicoClient implements AutoCloseable {
     }
 
     public PicoClient build() {
-      return new PicoClient(
-          new Settings0(
-              endpoint == null ? DEFAULT_ENDPOINT : endpoint,
-              protocol == null ? Protocol.PICO : protocol,
-              http2 != null && http2,
-              requestTimeout == null ? Duration.ofSeconds(30) : requestTimeout));
+      return new PicoClient(this);
     }
   }
 }

@@ -1,0 +1,70 @@
+package io.picomq.client;
+
+import java.net.http.HttpHeaders;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One wire protocol: how each operation becomes requests and how answers become results. The {@link
+ * PicoClient}, {@link Consumer} and {@link ProducerSession} are written against this, so they
+ * behave the same under both protocols. Implementations are thread-safe.
+ */
+sealed interface Dialect permits PicoDialect, DsDialect {
+
+  Protocol protocol();
+
+  CompletableFuture<StreamInfo> create(String stream, CreateOptions options);
+
+  CompletableFuture<StreamInfo> head(String stream);
+
+  /**
+   * The requests that append {@code records}, in the order they must be sent. One under the Pico
+   * protocol (a batch is atomic); under Durable Streams one for a JSON stream (an array), one per
+   * record otherwise (each taking the next producer seq when {@code options} has a stamp).
+   *
+   * @throws UnsupportedByProtocolException for options the protocol lacks
+   */
+  CompletableFuture<List<PreparedAppend>> prepare(
+      String stream, List<Record> records, AppendOptions options);
+
+  /** Sends one prepared append; may be called again with the same value to retry it. */
+  CompletableFuture<AppendResult> send(PreparedAppend append);
+
+  /** One read; {@code cursor} is the previous live answer's cursor. */
+  CompletableFuture<ReadAnswer> read(String stream, ReadRequest request, Optional<String> cursor);
+
+  CompletableFuture<ListPage> list(ListRequest request);
+
+  CompletableFuture<Void> trim(String stream, long beforeSeq);
+
+  CompletableFuture<AppendResult> close(String stream);
+
+  CompletableFuture<Void> delete(String stream);
+
+  /** The request of an SSE feed from {@code fromSeq}. */
+  HttpCall sse(String stream, long fromSeq, Optional<String> cursor);
+
+  /** Decodes the events of an SSE feed on {@code stream} that started at {@code fromSeq}. */
+  SseDecoder sseDecoder(String stream, long fromSeq, HttpHeaders responseHeaders);
+
+  /**
+   * One append request, ready to be sent and resent byte for byte.
+   *
+   * @param recordCount how many records it appends (0 for a close only)
+   */
+  record PreparedAppend(HttpCall call, int recordCount) {}
+
+  /** A read's result and, for live reads, the cursor to echo next time. */
+  record ReadAnswer(ReadResult result, Optional<String> cursor) {}
+
+  /** Turns an SSE feed's events into results. Owned by the one thread reading the feed. */
+  interface SseDecoder {
+
+    /** The result an event completes, if any. */
+    Optional<ReadResult> onEvent(SseEvent event);
+
+    /** The last cursor the feed gave, to echo when reconnecting. */
+    Optional<String> cursor();
+  }
+}

@@ -1,0 +1,206 @@
+package io.picomq.client;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandler;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.net.http.HttpResponse.BodySubscribers;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Sends {@link HttpCall}s through one {@link HttpClient}, following redirects itself: a node that
+ * does not own a stream answers {@code 307} with the owner's address, and the same method and body
+ * must go there (the JDK's redirect policy would turn some of those into a GET). At most {@value
+ * #MAX_REDIRECTS} hops.
+ *
+ * <p>Failures to get an answer become {@link PicoTransportException}; answers of any status are
+ * returned as they are, for the caller to judge. Over HTTP/2 without TLS the JDK upgrades the first
+ * request on a connection (h2c); the first call of a fresh client is an {@code OPTIONS} so that the
+ * upgrade happens on a request without a body and later requests share the upgraded connection.
+ */
+final class HttpTransport implements AutoCloseable {
+
+  static final int MAX_REDIRECTS = 5;
+
+  private final HttpClient client;
+  private final boolean ownsClient;
+  private final boolean http2;
+  private final URI warmUpUri;
+  private final AtomicBoolean warm = new AtomicBoolean();
+
+  HttpTransport(HttpClient client, boolean ownsClient, URI warmUpUri) {
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.http2 = client.version() == HttpClient.Version.HTTP_2;
+    this.warmUpUri = warmUpUri;
+  }
+
+  static HttpClient newClient(boolean http2, Duration connectTimeout) {
+    return HttpClient.newBuilder()
+        .version(http2 ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .connectTimeout(connectTimeout)
+        .build();
+  }
+
+  /** Sends {@code call}, reading the whole answer. */
+  CompletableFuture<HttpResponse<byte[]>> send(HttpCall call) {
+    return send(call, BodyHandlers.ofByteArray());
+  }
+
+  /** Sends {@code call}, giving the answer's body as a stream (for SSE). */
+  CompletableFuture<HttpResponse<InputStream>> stream(HttpCall call) {
+    return send(call, BodyHandlers.ofInputStream());
+  }
+
+  private <T> CompletableFuture<HttpResponse<T>> send(HttpCall call, BodyHandler<T> handler) {
+    warmUp();
+    BodyHandler<T> skippingRedirects =
+        info ->
+            isRedirect(info.statusCode()) && info.headers().firstValue("Location").isPresent()
+                ? BodySubscribers.replacing(null)
+                : handler.apply(info);
+    return hop(call, skippingRedirects, 0);
+  }
+
+  private <T> CompletableFuture<HttpResponse<T>> hop(
+      HttpCall call, BodyHandler<T> handler, int hops) {
+    CompletableFuture<HttpResponse<T>> sent;
+    try {
+      sent = client.sendAsync(call.toRequest(), handler);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      return CompletableFuture.failedFuture(
+          new PicoTransportException("cannot send " + call.method() + " " + call.uri(), e));
+    }
+    return sent.handle(
+            (response, failure) -> {
+              if (failure != null) {
+                throw new CompletionException(transportFailure(call, failure));
+              }
+              return response;
+            })
+        .thenCompose(
+            response -> {
+              int status = response.statusCode();
+              if (!isRedirect(status) || response.headers().firstValue("Location").isEmpty()) {
+                return CompletableFuture.completedFuture(response);
+              }
+              if (hops >= MAX_REDIRECTS) {
+                return CompletableFuture.failedFuture(
+                    new PicoException(
+                        status,
+                        "too_many_redirects",
+                        "more than " + MAX_REDIRECTS + " redirects from " + call.uri(),
+                        null,
+                        null));
+              }
+              URI next = call.uri().resolve(response.headers().firstValue("Location").get());
+              HttpCall redirected = call.withUri(next);
+              if (status == 303 && !call.method().equals("HEAD")) {
+                redirected = redirected.withMethod("GET").withBody(new byte[0]);
+              }
+              return hop(redirected, handler, hops + 1);
+            });
+  }
+
+  private static boolean isRedirect(int status) {
+    return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+  }
+
+  private void warmUp() {
+    if (!http2 || warm.get() || !warm.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      client
+          .sendAsync(
+              HttpCall.of("OPTIONS", warmUpUri, Duration.ofSeconds(10)).toRequest(),
+              BodyHandlers.discarding())
+          .get(10, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      // No server yet: the next request tries again.
+      warm.set(false);
+    } catch (InterruptedException e) {
+      warm.set(false);
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  static PicoException transportFailure(HttpCall call, Throwable failure) {
+    Throwable cause = unwrap(failure);
+    if (cause instanceof PicoException pico) {
+      return pico;
+    }
+    return new PicoTransportException(
+        call.method() + " " + call.uri() + " failed: " + describe(cause), cause);
+  }
+
+  /** {@code failure} as the SDK reports it: a {@link PicoException} as it is, else wrapped. */
+  static PicoException toPicoException(Throwable failure) {
+    Throwable cause = unwrap(failure);
+    if (cause instanceof PicoException pico) {
+      return pico;
+    }
+    if (cause instanceof RuntimeException && !(cause instanceof CancellationException)) {
+      return new PicoException(0, "client_error", describe(cause), null, cause);
+    }
+    return new PicoTransportException(describe(cause), cause);
+  }
+
+  private static String describe(Throwable cause) {
+    String message = cause.getMessage();
+    return cause.getClass().getSimpleName() + (message == null ? "" : " (" + message + ")");
+  }
+
+  static Throwable unwrap(Throwable failure) {
+    Throwable cause = failure;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+
+  /**
+   * Waits for {@code future}, rethrowing a {@link PicoException} as it is and wrapping anything
+   * else (an interrupt cancels the wait and throws a transport failure, keeping the flag).
+   */
+  static <T> T join(CompletableFuture<T> future) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new PicoTransportException("interrupted while waiting for the server", e);
+    } catch (ExecutionException | CancellationException e) {
+      Throwable cause = unwrap(e);
+      if (cause instanceof PicoException pico) {
+        throw pico;
+      }
+      if (cause instanceof IOException || cause instanceof CancellationException) {
+        throw new PicoTransportException(describe(cause), cause);
+      }
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new PicoTransportException(describe(cause), cause);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (ownsClient) {
+      client.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package io.picomq.client;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A sealed batch of a {@link ProducerSession}: its records, their futures, the producer seq it was
+ * stamped with and its size. The records and the stamp never change after sealing, which is what
+ * makes resending it safe.
+ *
+ * <p>The mutable fields are owned by the session's lock.
+ */
+final class ProducerBatch {
+
+  final long producerSeq;
+  final List<Record> records;
+  final List<CompletableFuture<AppendResult>> futures;
+  final long bytes;
+
+  /** The request(s) that append it, prepared once; set by the session when it seals the batch. */
+  CompletableFuture<Dialect.PreparedAppend> prepared;
+
+  /** Set on the first transmission: when the session gives up resending. */
+  long deadlineNanos;
+
+  /** Resends so far for failures (not for waiting on an earlier batch). */
+  int attempts;
+
+  ProducerBatch(
+      long producerSeq,
+      List<Record> records,
+      List<CompletableFuture<AppendResult>> futures,
+      long bytes) {
+    this.producerSeq = producerSeq;
+    this.records = List.copyOf(records);
+    this.futures = List.copyOf(futures);
+    this.bytes = bytes;
+  }
+
+  /** The result of the {@code index}-th record when the whole batch got {@code result}. */
+  static AppendResult recordResult(AppendResult result, int index) {
+    if (result.duplicate()) {
+      return result;
+    }
+    long seq = result.startSeq() + index;
+    return new AppendResult(seq, seq + 1, result.timestampMillis(), false);
+  }
+}
