@@ -1,43 +1,152 @@
 package io.picomq.cli;
 
+import io.picomq.cli.admin.AdminCommand;
+import io.picomq.cli.client.AppendCommand;
+import io.picomq.cli.client.CloseCommand;
+import io.picomq.cli.client.CreateCommand;
+import io.picomq.cli.client.DeleteCommand;
+import io.picomq.cli.client.HeadCommand;
+import io.picomq.cli.client.LsCommand;
+import io.picomq.cli.client.ReadCommand;
+import io.picomq.cli.client.TailCommand;
+import io.picomq.cli.client.TrimCommand;
+import io.picomq.cli.config.ConfigCommand;
+import io.picomq.cli.config.Setting;
+import io.picomq.cli.config.Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ParseResult;
 
-/** The {@code pico} launcher's root command. */
+/**
+ * The {@code pico} launcher's root command. It holds the global client options; each verb reads
+ * them through {@link #settings()} and {@link #flag}, so a flag given before or after the verb
+ * counts the same.
+ */
 @Command(
     name = "pico",
     mixinStandardHelpOptions = true,
     versionProvider = Pico.Version.class,
-    subcommands = {ServeCommand.class},
+    subcommands = {
+      ServeCommand.class,
+      CreateCommand.class,
+      AppendCommand.class,
+      ReadCommand.class,
+      TailCommand.class,
+      HeadCommand.class,
+      LsCommand.class,
+      TrimCommand.class,
+      CloseCommand.class,
+      DeleteCommand.class,
+      ConfigCommand.class,
+      AdminCommand.class,
+      CompletionCommand.class
+    },
     description = {
       "PicoMQ: a durable, real-time stream server whose records live in object storage.",
       "",
-      "Run a node with 'pico serve'. The client verbs are not part of this build yet."
+      "Run a node with 'pico serve'; talk to one with the client verbs. A client",
+      "setting comes from its flag, else its PICO_* variable, else the profile (see",
+      "'pico config'), else its default. Data goes to standard output, everything",
+      "else to standard error.",
+      "",
+      "Exit codes: 0 ok, 1 the server refused or failed, 2 usage, 3 not found,",
+      "4 server unreachable, 130 interrupted."
     })
 public final class Pico implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  /** The protocol spoken by {@code serve} (and, later, the client verbs). */
+  /**
+   * The protocol spoken by {@code serve} and the client verbs. {@code serve} reads this field (its
+   * default is PICO_PROTOCOL, else pico); the client verbs resolve it through {@link #flag} so a
+   * profile can set it too.
+   */
   @CommandLine.Option(
       names = "--protocol",
       scope = CommandLine.ScopeType.INHERIT,
       defaultValue = "${env:PICO_PROTOCOL:-pico}",
-      description = "pico or ds (Durable Streams) (PICO_PROTOCOL).")
+      paramLabel = "pico|ds",
+      description = "pico or ds (Durable Streams) (PICO_PROTOCOL, default pico).")
   String protocol;
+
+  @CommandLine.Option(
+      names = "--endpoint",
+      scope = CommandLine.ScopeType.INHERIT,
+      paramLabel = "URL",
+      description =
+          "Server the client verbs talk to (PICO_ENDPOINT, default http://127.0.0.1:4437).")
+  String endpoint;
+
+  @CommandLine.Option(
+      names = "--http2",
+      scope = CommandLine.ScopeType.INHERIT,
+      arity = "0..1",
+      fallbackValue = "true",
+      paramLabel = "true|false",
+      description = "Speak HTTP/2 (h2c) instead of HTTP/1.1 (PICO_HTTP2, default false).")
+  String http2;
+
+  @CommandLine.Option(
+      names = "--profile",
+      scope = CommandLine.ScopeType.INHERIT,
+      paramLabel = "NAME",
+      description = "Profile to take settings from (PICO_PROFILE, default: the current one).")
+  String profile;
+
+  // Made on first use by the one thread that runs the command.
+  private Settings settings;
 
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getErr());
   }
 
+  /** This command's settings: flags, environment, the profiles file. */
+  public Settings settings() {
+    if (settings == null) {
+      settings = Settings.of(System.getenv(), Optional.ofNullable(profile));
+    }
+    return settings;
+  }
+
+  /**
+   * The value {@code option} was given on the command line, before or after any verb; null when it
+   * was not given. Defaults do not count: a profile may still set the setting.
+   */
+  public String flag(String option) {
+    String value = null;
+    for (ParseResult level = spec.commandLine().getParseResult();
+        level != null;
+        level = level.subcommand()) {
+      if (level.hasMatchedOption(option)) {
+        Object matched = level.matchedOption(option).getValue();
+        value = matched == null ? null : matched.toString();
+      }
+    }
+    return value;
+  }
+
+  /** The value of {@code setting}: flag, environment, profile, default. */
+  public String setting(Setting setting) {
+    return settings().resolve(setting, flag(setting.flag())).value();
+  }
+
+  /** The root object of the command tree {@code spec} belongs to. */
+  public static Pico of(CommandLine.Model.CommandSpec spec) {
+    return (Pico) spec.root().userObject();
+  }
+
   /** Builds the command line; separate from {@link #main} so tests run it in-process. */
   public static CommandLine commandLine() {
-    return new CommandLine(new Pico());
+    CommandLine commandLine = new CommandLine(new Pico());
+    commandLine.setExecutionExceptionHandler(Failures::handleExecution);
+    commandLine.setParameterExceptionHandler(Failures::handleParameter);
+    return commandLine;
   }
 
   public static void main(String[] args) {

@@ -1,0 +1,99 @@
+package io.picomq.cli;
+
+import io.picomq.client.PicoException;
+import io.picomq.client.PicoTransportException;
+import io.picomq.client.StreamNotFoundException;
+import io.picomq.client.UnsupportedByProtocolException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import picocli.CommandLine;
+
+/**
+ * Turns whatever a command threw into one line on standard error, {@code pico: <what went wrong>
+ * (<error code>)}, and an {@link ExitCode}. Users see no stack traces; {@code PICO_DEBUG=1} adds
+ * one for bug reports.
+ */
+final class Failures {
+  private Failures() {}
+
+  /**
+   * What to tell the user.
+   *
+   * @param exitCode one of {@link ExitCode}'s codes
+   * @param message the line after {@code pico: }
+   */
+  record Outcome(int exitCode, String message) {}
+
+  static int handleExecution(
+      Exception exception, CommandLine commandLine, CommandLine.ParseResult parsed) {
+    Outcome outcome = describe(exception);
+    commandLine.getErr().println("pico: " + outcome.message());
+    if (System.getenv("PICO_DEBUG") != null) {
+      exception.printStackTrace(commandLine.getErr());
+    }
+    commandLine.getErr().flush();
+    return outcome.exitCode();
+  }
+
+  /** Bad flags or arguments: picocli's message on one line, and where to look for help. */
+  static int handleParameter(CommandLine.ParameterException exception, String[] args) {
+    CommandLine commandLine = exception.getCommandLine();
+    String message = exception.getMessage().strip().replace('\n', ' ');
+    commandLine
+        .getErr()
+        .println(
+            "pico: "
+                + message
+                + " (see '"
+                + commandLine.getCommandSpec().qualifiedName()
+                + " --help')");
+    commandLine.getErr().flush();
+    return ExitCode.USAGE;
+  }
+
+  static Outcome describe(Throwable thrown) {
+    Throwable cause = unwrap(thrown);
+    return switch (cause) {
+      case Failure failure -> new Outcome(failure.exitCode(), failure.getMessage());
+      case UnsupportedByProtocolException unsupported ->
+          new Outcome(ExitCode.USAGE, withCode(unsupported.message(), unsupported.errorCode()));
+      case StreamNotFoundException notFound ->
+          new Outcome(ExitCode.NOT_FOUND, withCode(text(notFound), notFound.errorCode()));
+      case PicoTransportException transport ->
+          new Outcome(
+              ExitCode.UNAVAILABLE,
+              withCode("cannot reach the server: " + text(transport), transport.errorCode()));
+      case PicoException server ->
+          new Outcome(
+              server.status() == 404 ? ExitCode.NOT_FOUND : ExitCode.FAILURE,
+              withCode(text(server), server.errorCode()));
+      case IllegalArgumentException bad -> new Outcome(ExitCode.USAGE, bad.getMessage());
+      case UncheckedIOException io -> new Outcome(ExitCode.FAILURE, io.getMessage());
+      case IOException io -> new Outcome(ExitCode.FAILURE, "I/O error: " + io.getMessage());
+      default -> new Outcome(ExitCode.FAILURE, "internal error: " + cause);
+    };
+  }
+
+  private static String text(PicoException exception) {
+    String message = exception.message();
+    if (message.isEmpty()) {
+      message = exception.status() == 0 ? exception.errorCode() : "HTTP " + exception.status();
+    }
+    return message.strip().replace('\n', ' ');
+  }
+
+  private static String withCode(String message, String code) {
+    return code == null || code.isEmpty() ? message : message + " (" + code + ")";
+  }
+
+  private static Throwable unwrap(Throwable thrown) {
+    Throwable cause = thrown;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+}

@@ -1,0 +1,209 @@
+package io.picomq.cli.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.picomq.cli.ExitCode;
+import io.picomq.cli.Failure;
+import io.picomq.cli.Pico;
+import io.picomq.cli.config.Setting;
+import io.picomq.client.AdminClient;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code pico admin}: the admin listener of one node. Every subcommand prints readable lines, or
+ * the server's JSON with {@code --json}.
+ */
+@Command(
+    name = "admin",
+    mixinStandardHelpOptions = true,
+    header = "Ask a node's admin listener about the cluster, or change it.",
+    description = {"Talks to the admin listener of pico serve (--admin-listen)."},
+    subcommands = {
+      AdminCommand.Cluster.class,
+      AdminCommand.Nodes.class,
+      AdminCommand.StreamCommand.class,
+      AdminCommand.Transfer.class,
+      AdminCommand.SetSlots.class
+    })
+public final class AdminCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--admin-endpoint",
+      scope = CommandLine.ScopeType.INHERIT,
+      paramLabel = "URL",
+      description = "The admin listener (PICO_ADMIN_ENDPOINT, default http://127.0.0.1:9090).")
+  String adminEndpoint;
+
+  @Option(
+      names = "--json",
+      scope = CommandLine.ScopeType.INHERIT,
+      description = "Print the server's JSON instead of lines and tables.")
+  boolean json;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+  }
+
+  /** An admin subcommand: one admin client for the command, output in the chosen form. */
+  abstract static class AdminVerb implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    abstract JsonNode ask(AdminClient admin);
+
+    /** Prints the answer readably; by default as {@code key value} lines. */
+    void printReadable(PrintWriter out, JsonNode answer) {
+      JsonText.object(out, answer);
+    }
+
+    @Override
+    public final Integer call() {
+      Pico pico = Pico.of(spec);
+      URI endpoint = URI.create(pico.setting(Setting.ADMIN_ENDPOINT));
+      JsonNode answer;
+      try (AdminClient admin = AdminClient.create(endpoint)) {
+        answer = ask(admin);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      if (pico.flag("--json") != null && Boolean.parseBoolean(pico.flag("--json"))) {
+        out.println(answer.toString());
+      } else {
+        printReadable(out, answer);
+      }
+      out.flush();
+      return ExitCode.OK;
+    }
+  }
+
+  @Command(
+      name = "cluster",
+      mixinStandardHelpOptions = true,
+      description = "Cluster id, this node, readiness, counts, lease, pending moves.")
+  static final class Cluster extends AdminVerb {
+    @Override
+    JsonNode ask(AdminClient admin) {
+      return admin.cluster();
+    }
+  }
+
+  @Command(
+      name = "nodes",
+      mixinStandardHelpOptions = true,
+      description = "The registered nodes: id, epoch, address, slots, streams placed.")
+  static final class Nodes extends AdminVerb {
+    @Override
+    JsonNode ask(AdminClient admin) {
+      return admin.nodes();
+    }
+
+    @Override
+    void printReadable(PrintWriter out, JsonNode answer) {
+      JsonText.table(out, answer.path("nodes"));
+    }
+  }
+
+  @Command(
+      name = "stream",
+      mixinStandardHelpOptions = true,
+      description = "Where a stream lives: owner, state, offsets, pending move. Exit 3 if unknown.")
+  static final class StreamCommand extends AdminVerb {
+    @Parameters(index = "0", paramLabel = "NAME", description = "The stream's name.")
+    String name;
+
+    @Override
+    JsonNode ask(AdminClient admin) {
+      return admin.stream(streamName(name));
+    }
+  }
+
+  @Command(
+      name = "transfer",
+      mixinStandardHelpOptions = true,
+      header = "Move a stream to another node.",
+      description = {
+        "An open stream's move stays pending until its owner hands it over; --wait",
+        "waits for that (exit 1 if --timeout passes first)."
+      })
+  static final class Transfer extends AdminVerb {
+    @Parameters(index = "0", paramLabel = "NAME", description = "The stream's name.")
+    String name;
+
+    @Option(names = "--to-node", required = true, paramLabel = "N", description = "Target node id.")
+    long toNode;
+
+    @Option(names = "--wait", description = "Wait until the target node serves the stream.")
+    boolean await;
+
+    @Option(
+        names = "--timeout",
+        defaultValue = "60",
+        paramLabel = "SECONDS",
+        description = "How long --wait waits (default ${DEFAULT-VALUE}).")
+    long timeoutSeconds;
+
+    @Override
+    JsonNode ask(AdminClient admin) {
+      JsonNode answer = admin.transfer(streamName(name), toNode);
+      if (!await || answer.path("state").asText().equals("completed")) {
+        return answer;
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+      while (System.nanoTime() - deadline < 0) {
+        JsonNode stream = admin.stream(streamName(name));
+        if (stream.path("pendingTransferTo").isNull() && stream.path("owner").asLong() == toNode) {
+          return stream;
+        }
+        try {
+          Thread.sleep(200);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new Failure(ExitCode.INTERRUPTED, "interrupted while waiting for the transfer");
+        }
+      }
+      throw new Failure(
+          ExitCode.FAILURE,
+          "the transfer of "
+              + name
+              + " to node "
+              + toNode
+              + " is still pending after "
+              + timeoutSeconds
+              + " s (timeout)");
+    }
+  }
+
+  @Command(
+      name = "set-slots",
+      mixinStandardHelpOptions = true,
+      description = "Set a node's placement slots (its weight when new streams are placed).")
+  static final class SetSlots extends AdminVerb {
+    @Parameters(index = "0", paramLabel = "NODE", description = "The node id.")
+    long nodeId;
+
+    @Option(
+        names = "--slots",
+        required = true,
+        paramLabel = "M",
+        description = "The new slot count.")
+    int slots;
+
+    @Override
+    JsonNode ask(AdminClient admin) {
+      return admin.setSlots(nodeId, slots);
+    }
+  }
+
+  /** The admin API names streams as the Pico protocol does; a leading slash is optional. */
+  static String streamName(String name) {
+    return name.startsWith("/") ? name.substring(1) : name;
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * Client settings and profiles: where {@code pico}'s client verbs send their requests. A setting
+ * comes from its flag, else its {@code PICO_*} environment variable, else the selected profile in
+ * the config file, else its built-in default; {@code pico config} edits the file.
+ */
+package io.picomq.cli.config;
