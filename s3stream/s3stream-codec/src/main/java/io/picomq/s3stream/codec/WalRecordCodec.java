@@ -63,16 +63,24 @@ public final class WalRecordCodec {
    */
   public static ByteBuf encodeDataHeader(
       long recordOffset, ByteBuf body, ByteBufAllocator allocator) {
+    ByteBuf out = allocator.buffer(WalRecordHeader.SIZE, WalRecordHeader.SIZE);
+    writeDataHeader(recordOffset, body, out);
+    return out;
+  }
+
+  /**
+   * Appends only the 24-byte header of a data record for {@code body} to {@code out}, for callers
+   * that send the body without copying it. Moves no index of {@code body}, releases nothing.
+   */
+  public static void writeDataHeader(long recordOffset, ByteBuf body, ByteBuf out) {
     int bodyLength = body.readableBytes();
-    WalRecordHeader header =
+    writeHeader(
         new WalRecordHeader(
             WalRecordType.DATA,
             bodyLength,
             bodyOffset(recordOffset),
-            Crc32.of(body, body.readerIndex(), bodyLength));
-    ByteBuf out = allocator.buffer(WalRecordHeader.SIZE, WalRecordHeader.SIZE);
-    writeHeader(header, out);
-    return out;
+            Crc32.of(body, body.readerIndex(), bodyLength)),
+        out);
   }
 
   /**

@@ -4,16 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.FastReadMissException;
 import io.picomq.s3stream.api.FetchResult;
+import io.picomq.s3stream.api.FetchedBatch;
 import io.picomq.s3stream.api.MetadataRejectedException;
 import io.picomq.s3stream.api.ObjectMetadata;
 import io.picomq.s3stream.api.ReadOptions;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.api.StreamMetadata;
+import io.picomq.s3stream.core.blockcache.CountingObjectStore;
 import io.picomq.s3stream.core.testing.EngineStorage;
 import io.picomq.s3stream.core.testing.InMemoryMetadata;
 import io.picomq.s3stream.core.testing.StreamReads;
@@ -368,6 +371,65 @@ public abstract class EngineContract {
         assertThat(mine).isEqualTo(ids(prefix, appendsPerWriter));
       }
     }
+  }
+
+  /**
+   * A reader that follows the tail while a writer appends is served from the log cache: the object
+   * store sees no GET at all, even though the writer moves more data than the log cache holds, so
+   * blocks are uploaded, committed and evicted under the reader's feet.
+   */
+  @Test
+  void aTailReaderCausesNoGet() throws Exception {
+    CountingObjectStore counting =
+        new CountingObjectStore(storage.dataStore, PooledByteBufAllocator.DEFAULT);
+    TestEngine engine =
+        storage.engine(
+            metadata.register(NODE, nextEpoch++),
+            counting,
+            counting,
+            c -> c.compactionIntervalMillis(0));
+    engines.add(engine);
+    engine.engine.start().get(60, TimeUnit.SECONDS);
+    Stream followed = open(engine, metadata.createStream());
+    Stream other = open(engine, metadata.createStream());
+    int getsAfterStart = counting.getCount();
+    int rounds = 100;
+    int perRound = 32;
+    int sizeBytes = 2048; // 100 rounds x 2 streams x 64 KiB: 12.5 MiB, more than the 8 MiB cache
+    long next = 0;
+    for (int round = 0; round < rounds; round++) {
+      List<CompletableFuture<AppendOutcome>> issued = new ArrayList<>();
+      List<ByteBuf> payloads = new ArrayList<>();
+      for (int i = 0; i < perRound; i++) {
+        ByteBuf mine = payload("t" + (round * perRound + i), sizeBytes);
+        ByteBuf theirs = payload("o" + (round * perRound + i), sizeBytes);
+        payloads.add(mine);
+        payloads.add(theirs);
+        issued.add(followed.append(1, mine));
+        issued.add(other.append(1, theirs));
+      }
+      for (CompletableFuture<AppendOutcome> f : issued) {
+        assertThat(f.get(60, TimeUnit.SECONDS)).isInstanceOf(AppendOutcome.Appended.class);
+      }
+      payloads.forEach(ByteBuf::release);
+      long end = followed.confirmOffset();
+      while (next < end) {
+        try (FetchResult result =
+            followed.fetch(next, end, 16 << 10, ReadOptions.DEFAULT).get(60, TimeUnit.SECONDS)) {
+          assertThat(result.touchedStorage()).as("fetch at %d touched storage", next).isFalse();
+          assertThat(result.batches()).isNotEmpty();
+          for (FetchedBatch b : result.batches()) {
+            assertThat(b.baseOffset()).isEqualTo(next);
+            String text = b.payload().toString(StandardCharsets.ISO_8859_1);
+            assertThat(text.substring(0, text.indexOf('|'))).isEqualTo("t" + next);
+            next = b.nextOffset();
+          }
+        }
+      }
+    }
+    assertThat(next).isEqualTo((long) rounds * perRound);
+    assertThat(metadata.objects()).as("uploads committed while the reader followed").isNotEmpty();
+    assertThat(counting.getCount() - getsAfterStart).as("GETs caused by the tail reader").isZero();
   }
 
   /**

@@ -106,7 +106,8 @@ public final class WalObjectCodec {
    * writer's choice and readers must not depend on it).
    *
    * @param bodies encoded record batches; their readable bytes are framed, their indexes do not
-   *     move, and they stay owned by the caller (the result holds retained slices)
+   *     move, and they stay owned by the caller (the result holds a reference to each, so their
+   *     bytes must not change while it lives; later index moves do not affect it)
    * @param allocator allocates the headers
    * @return the object, whose {@link EncodedWalObject#bytes()} the caller releases
    * @throws IllegalArgumentException if {@code bodies} is empty: an empty object would end recovery
@@ -126,28 +127,40 @@ public final class WalObjectCodec {
     if (startOffset < 0) {
       throw new IllegalArgumentException("startOffset must be >= 0: " + startOffset);
     }
+    long bodyLength = 0;
+    for (ByteBuf body : bodies) {
+      bodyLength += WalRecordHeader.SIZE + body.readableBytes();
+    }
+    WalObjectHeader.V1 header =
+        new WalObjectHeader.V1(startOffset, bodyLength, 0, nodeId, nodeEpoch, trimOffset);
+    // The object header and every record header share one buffer, and bodies are added with a
+    // reference rather than a slice: per record that saves two small allocations (a 24-byte buffer
+    // and a derived one), which dominated the cost of framing small records.
+    int headerBytes = WalObjectHeader.V1.SIZE + bodies.size() * WalRecordHeader.SIZE;
+    ByteBuf headers = allocator.buffer(headerBytes, headerBytes);
     CompositeByteBuf records = allocator.compositeBuffer(bodies.size() * 2 + 1);
     try {
+      writeHeader(header, headers);
+      records.addComponent(true, headers.retainedSlice(0, WalObjectHeader.V1.SIZE));
       List<RecordPosition> positions = new ArrayList<>(bodies.size());
       long offset = startOffset;
       for (ByteBuf body : bodies) {
-        ByteBuf recordHeader = WalRecordCodec.encodeDataHeader(offset, body, allocator);
-        records.addComponent(true, recordHeader);
-        records.addComponent(true, body.retainedSlice());
+        int at = headers.writerIndex();
+        WalRecordCodec.writeDataHeader(offset, body, headers);
+        // A plain slice shares the reference taken here; the composite releases it.
+        headers.retain();
+        records.addComponent(true, headers.slice(at, WalRecordHeader.SIZE));
+        records.addComponent(true, body.retain());
         int size = WalRecordHeader.SIZE + body.readableBytes();
         positions.add(new RecordPosition(offset, size));
         offset += size;
       }
-      long bodyLength = offset - startOffset;
-      WalObjectHeader.V1 header =
-          new WalObjectHeader.V1(startOffset, bodyLength, 0, nodeId, nodeEpoch, trimOffset);
-      ByteBuf headerBytes = allocator.buffer(WalObjectHeader.V1.SIZE);
-      writeHeader(header, headerBytes);
-      records.addComponent(true, 0, headerBytes);
       return new EncodedWalObject(header, records, positions, endOffset(startOffset, bodyLength));
     } catch (RuntimeException e) {
       records.release();
       throw e;
+    } finally {
+      headers.release();
     }
   }
 

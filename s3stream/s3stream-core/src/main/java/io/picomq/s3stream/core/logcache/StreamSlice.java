@@ -146,7 +146,9 @@ public final class StreamSlice {
       List<CachedBatch> out = new ArrayList<>(released ? 0 : batches.size());
       if (!released) {
         for (CachedBatch b : batches) {
-          out.add(new CachedBatch(b.baseOffset(), b.count(), b.encoded().retain()));
+          // The same immutable holder, one more reference on its buffer: no object per batch.
+          b.encoded().retain();
+          out.add(b);
         }
       }
       return out;
