@@ -44,7 +44,8 @@ import picocli.CommandLine.ParseResult;
       DeleteCommand.class,
       ConfigCommand.class,
       AdminCommand.class,
-      CompletionCommand.class
+      CompletionCommand.class,
+      io.picomq.cli.bench.BenchCommand.class
     },
     description = {
       "PicoMQ: a durable, real-time stream server whose records live in object storage.",
