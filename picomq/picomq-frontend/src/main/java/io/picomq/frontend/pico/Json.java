@@ -2,6 +2,7 @@ package io.picomq.frontend.pico;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import io.picomq.protocol.RecordHeaders;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,7 +19,12 @@ import java.util.TreeMap;
 /** Writing the protocol's JSON answers, and the record object shared by reads and SSE. */
 final class Json {
 
-  static final JsonFactory FACTORY = new JsonFactory();
+  /**
+   * Buffers come from a shared pool: the default pool keeps them per thread, and requests run on
+   * virtual threads, which would make every document allocate fresh buffers.
+   */
+  static final JsonFactory FACTORY =
+      JsonFactory.builder().recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build();
 
   private Json() {}
 

@@ -38,6 +38,7 @@ final class Reads {
   private final PicoOptions options;
   private final LiveCursor cursors;
   private final Executor continuations;
+  private final RecordEvents events = new RecordEvents();
 
   Reads(StreamService service, PicoOptions options, LiveCursor cursors, Executor continuations) {
     this.service = service;
@@ -56,7 +57,8 @@ final class Reads {
     switch (query.live()) {
       case NONE -> catchUp(exchange, query, batch);
       case LONG_POLL -> longPoll(exchange, name, query, batch);
-      case SSE -> new SseFeed(exchange, name, service, options, continuations, query).start(batch);
+      case SSE ->
+          new SseFeed(exchange, name, service, options, continuations, query, events).start(batch);
     }
   }
 

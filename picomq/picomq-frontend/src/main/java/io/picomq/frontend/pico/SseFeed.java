@@ -50,6 +50,7 @@ final class SseFeed {
   private final PicoOptions options;
   private final Executor continuations;
   private final ReadQuery query;
+  private final RecordEvents shared;
   private final long deadlineNanos;
 
   // Owned by the running step.
@@ -63,13 +64,15 @@ final class SseFeed {
       StreamService service,
       PicoOptions options,
       Executor continuations,
-      ReadQuery query) {
+      ReadQuery query,
+      RecordEvents shared) {
     this.exchange = exchange;
     this.name = name;
     this.service = service;
     this.options = options;
     this.continuations = continuations;
     this.query = query;
+    this.shared = shared;
     this.deadlineNanos = System.nanoTime() + options.sseMaxDuration().toNanos();
   }
 
@@ -92,7 +95,8 @@ final class SseFeed {
     position = batch.nextSeq();
     ByteArrayOutputStream events = new ByteArrayOutputStream();
     for (StreamRecord record : batch.records()) {
-      events.writeBytes(recordEvent(record));
+      events.writeBytes(
+          shared.get(batch.stream().streamId(), record.seq(), () -> recordEvent(record)));
     }
     if (batch.endOfStream()) {
       events.writeBytes(control(batch.nextSeq(), "\"closed\":true"));
