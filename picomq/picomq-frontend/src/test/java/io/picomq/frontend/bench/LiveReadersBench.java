@@ -160,6 +160,7 @@ public final class LiveReadersBench {
       }
 
       long[] ackedAt = new long[streams];
+      long wakeCpuBefore = probe.cpuMillis();
       started = System.nanoTime();
       forEachLimited(
           streams,
@@ -173,9 +174,15 @@ public final class LiveReadersBench {
       while (answered.get() + failed.get() < streams && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
+      long wakeCpu = probe.cpuMillis() - wakeCpuBefore;
       report(
-          "  %d appends (64 at a time) in %.1f s; waiters answered: %d, failed: %d",
-          streams, seconds(appendsDone - started), answered.get(), failed.get());
+          "  %d appends (64 at a time) in %.1f s; waiters answered: %d, failed: %d; server CPU"
+              + " %.0f µs per append and wake",
+          streams,
+          seconds(appendsDone - started),
+          answered.get(),
+          failed.get(),
+          1000.0 * wakeCpu / streams);
       long[] latency = new long[streams];
       int n = 0;
       int wrong = 0;
@@ -288,8 +295,11 @@ public final class LiveReadersBench {
               + " arrived before the writer heard the acknowledgement): %s",
           percentiles(Arrays.copyOf(latency, n)));
       report(
-          "  server CPU while writing: %.0f%% of one core; heap %.0f MiB used",
-          100.0 * cpuUsed / (seconds(System.nanoTime() - started) * 1000), heapNow);
+          "  server CPU while writing: %.0f%% of one core, %.1f µs per delivery (a figure the"
+              + " machine's other load changes little); heap %.0f MiB used",
+          100.0 * cpuUsed / (seconds(System.nanoTime() - started) * 1000),
+          1000.0 * cpuUsed / Math.max(1, n),
+          heapNow);
       boolean ok = complete == readers;
       report("  %s", ok ? "OK: every reader got every record in order" : "FAIL");
       return ok;
