@@ -145,6 +145,7 @@ public final class Pico implements Runnable {
   /** Builds the command line; separate from {@link #main} so tests run it in-process. */
   public static CommandLine commandLine() {
     CommandLine commandLine = new CommandLine(new Pico());
+    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     commandLine.setExecutionExceptionHandler(Failures::handleExecution);
     commandLine.setParameterExceptionHandler(Failures::handleParameter);
     return commandLine;

@@ -121,7 +121,7 @@ public final class AdminCommand implements Runnable {
 
     @Override
     JsonNode ask(AdminClient admin) {
-      return admin.stream(streamName(name));
+      return admin.stream(name);
     }
   }
 
@@ -152,13 +152,13 @@ public final class AdminCommand implements Runnable {
 
     @Override
     JsonNode ask(AdminClient admin) {
-      JsonNode answer = admin.transfer(streamName(name), toNode);
+      JsonNode answer = admin.transfer(name, toNode);
       if (!await || answer.path("state").asText().equals("completed")) {
         return answer;
       }
       long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
       while (System.nanoTime() - deadline < 0) {
-        JsonNode stream = admin.stream(streamName(name));
+        JsonNode stream = admin.stream(name);
         if (stream.path("pendingTransferTo").isNull() && stream.path("owner").asLong() == toNode) {
           return stream;
         }
@@ -200,10 +200,5 @@ public final class AdminCommand implements Runnable {
     JsonNode ask(AdminClient admin) {
       return admin.setSlots(nodeId, slots);
     }
-  }
-
-  /** The admin API names streams as the Pico protocol does; a leading slash is optional. */
-  static String streamName(String name) {
-    return name.startsWith("/") ? name.substring(1) : name;
   }
 }

@@ -52,9 +52,8 @@ public final class LsCommand extends ClientCommand {
     if (limit < 0) {
       throw new IllegalArgumentException("--limit must not be negative");
     }
-    String start = prefix.startsWith("/") ? prefix.substring(1) : prefix;
     List<StreamInfo> streams = new ArrayList<>();
-    ListRequest request = ListRequest.prefix(start);
+    ListRequest request = ListRequest.prefix(prefix);
     while (true) {
       int want = limit == 0 ? PAGE : Math.min(PAGE, limit - streams.size());
       ListPage page = client.list(request.limit(want));
@@ -62,7 +61,7 @@ public final class LsCommand extends ClientCommand {
       if (!page.hasMore() || page.streams().isEmpty() || (limit != 0 && streams.size() >= limit)) {
         break;
       }
-      request = ListRequest.prefix(start).startAfter(page.streams().getLast().name());
+      request = ListRequest.prefix(prefix).startAfter(page.streams().getLast().name());
     }
     try (Output out = Output.stdout()) {
       if (json) {

@@ -38,12 +38,11 @@ abstract class StreamCommand extends ClientCommand {
     }
   }
 
-  /** The stream's name as the SDK takes it: without the leading slash. */
+  /** The stream's name as the user wrote it; the SDK adds the leading slash if it is missing. */
   final String stream() {
-    String name = streamArgument.startsWith("/") ? streamArgument.substring(1) : streamArgument;
-    if (name.isEmpty()) {
+    if (streamArgument.isEmpty() || streamArgument.equals("/")) {
       throw new IllegalArgumentException("a stream name must not be empty");
     }
-    return name;
+    return streamArgument;
   }
 }
