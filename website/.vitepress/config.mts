@@ -16,6 +16,7 @@ export default defineConfig({
             { text: 'Quick start', link: '/docs/quick-start' },
             { text: 'Operating a node', link: '/docs/operating' },
             { text: 'Admin API and dashboard', link: '/docs/admin' },
+            { text: 'Benchmarks', link: '/docs/benchmarks' },
             { text: 'Building and testing', link: '/docs/development' }
           ]
         },
