@@ -1008,10 +1008,16 @@ public final class EngineStreamService implements StreamService {
     Segment segment = stored.own();
     long tail = segment.seqStart() + own.confirmOffset() - segment.offsetStart();
     Registration registration = replayStamps(stored, own, tail);
-    long lastTimestamp =
-        tail == 0
-            ? 0
-            : readRecords(registration, tail - 1, tail, 1, 1).getFirst().timestampMillis();
+    long lastTimestamp;
+    if (tail == 0) {
+      lastTimestamp = 0;
+    } else if (tail - 1 < registration.startSeq()) {
+      // Trimmed to its tail: the last record may be gone from the engine. The activity written
+      // with the trim is at least every timestamp assigned before it.
+      lastTimestamp = registration.activityMillis();
+    } else {
+      lastTimestamp = readRecords(registration, tail - 1, tail, 1, 1).getFirst().timestampMillis();
+    }
     long activity = Math.max(registration.activityMillis(), clock.millis());
     LiveStream stream = new LiveStream(name, own, registration, tail, lastTimestamp, activity);
     stream.stampedThroughProposed = stored.stampedThrough();
@@ -1041,7 +1047,12 @@ public final class EngineStreamService implements StreamService {
    */
   private static Registration replayStamps(Registration registration, Stream own, long tail) {
     Segment segment = registration.own();
-    long offset = segment.offsetOf(Math.max(registration.stampedThrough(), segment.seqStart()));
+    // Below startSeq the engine may have trimmed; an entry's stampedThrough is never below the
+    // startSeq it was written with, so nothing there is uncovered (a version 1 entry says 0).
+    long from =
+        Math.max(
+            registration.stampedThrough(), Math.max(registration.startSeq(), segment.seqStart()));
+    long offset = segment.offsetOf(from);
     long end = segment.offsetOf(tail);
     if (offset >= end) {
       return registration;

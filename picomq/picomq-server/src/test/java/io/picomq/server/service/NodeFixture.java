@@ -50,6 +50,19 @@ final class NodeFixture implements AutoCloseable {
       InstantSource serviceClock,
       UnaryOperator<EntryLog> entryLog)
       throws Exception {
+    this(metaUrl, options, dataDir, nodeEpoch, serviceClock, entryLog, engine -> engine);
+  }
+
+  /** {@code engineWrap} wraps the engine the service sees (to hold appends). */
+  NodeFixture(
+      String metaUrl,
+      BackendOptions options,
+      Path dataDir,
+      long nodeEpoch,
+      InstantSource serviceClock,
+      UnaryOperator<EntryLog> entryLog,
+      UnaryOperator<StreamEngine> engineWrap)
+      throws Exception {
     plane =
         MetadataPlane.open(
             metaUrl,
@@ -74,7 +87,7 @@ final class NodeFixture implements AutoCloseable {
     service =
         new EngineStreamService(
             plane,
-            engine,
+            engineWrap.apply(engine),
             serviceClock,
             executor,
             PooledByteBufAllocator.DEFAULT,

@@ -115,6 +115,50 @@ class ProducerCrashTest {
   }
 
   /**
+   * An entry write says up to which seq it covers the stamps in the log. A trim written while a
+   * plain append is still in flight must not claim that append's seq: if the append is then lost in
+   * a crash, the next stamped batch lands at that very seq, and a load that believed it covered
+   * would skip its stamp (and take its retry for a new append).
+   */
+  @Test
+  void anEntryNeverClaimsSeqsThatAreNotDurable() throws Exception {
+    AtomicReference<HeldAppends> engine = new AtomicReference<>();
+    NodeFixture first =
+        new NodeFixture(
+            "sqlite:" + dir.resolve("meta.db"),
+            BackendOptions.defaults(),
+            dir,
+            1,
+            Clock.systemUTC(),
+            entries -> entries,
+            real -> {
+              HeldAppends held = new HeldAppends(real);
+              engine.set(held);
+              return held;
+            });
+    first.service.create("/t", CreateRequest.of("text/plain")).join();
+    first.service.append("/t", AppendRequest.of(List.of(NewRecord.of("a".getBytes(UTF_8))))).join();
+    engine.get().hold();
+    first.service.append("/t", AppendRequest.of(List.of(NewRecord.of("lost".getBytes(UTF_8)))));
+    first.service.trim("/t", 1);
+    Thread.sleep(500); // room for an entry write that would not wait for the append
+    first.abandon();
+
+    AtomicReference<EntryFault> fault = new AtomicReference<>();
+    NodeFixture second = node(dir, 2, fault);
+    fault.get().set(EntryFault.Mode.HOLD);
+    second.service.append("/t", produce(0));
+    awaitTail(second.service, "/t", 2);
+    second.abandon();
+
+    try (NodeFixture third = node(dir, 3, new AtomicReference<>())) {
+      assertThat(third.service.append("/t", produce(0)).join())
+          .isInstanceOf(AppendOutcome.Duplicate.class);
+      assertThat(bodies(third.service, "/t")).containsExactly("a", "p0");
+    }
+  }
+
+  /**
    * Crashes at random points of a pipelined producer (before, during and after durability, with
    * some entry writes through): after the restart the producer retries every unanswered seq in
    * order; each is a duplicate exactly when its record survived, and the stream ends up with every

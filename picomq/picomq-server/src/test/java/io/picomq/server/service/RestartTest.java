@@ -67,6 +67,36 @@ class RestartTest {
     }
   }
 
+  @Test
+  void aStreamTrimmedToItsTailLoadsAfterARestart() throws Exception {
+    String metaUrl = "sqlite:" + dir.resolve("meta.db");
+    long lastTimestamp;
+    try (NodeFixture first = new NodeFixture(metaUrl, dir, 1, Clock.systemUTC())) {
+      first.service.create("/t", CreateRequest.of("text/plain")).join();
+      lastTimestamp =
+          ((AppendOutcome.Accepted)
+                  first.service.append("/t", AppendRequest.of(List.of(record("a")))).join())
+              .timestampMillis();
+      first.service.trim("/t", 1).join();
+      Thread.sleep(300); // the engine trims after the entry is written, in the background
+    }
+    try (NodeFixture second = new NodeFixture(metaUrl, dir, 2, Clock.systemUTC())) {
+      ReadOutcome.Batch batch =
+          (ReadOutcome.Batch)
+              second
+                  .service
+                  .read("/t", new ReadRequest(1, Integer.MAX_VALUE, Long.MAX_VALUE))
+                  .join();
+      assertThat(batch.records()).isEmpty();
+      assertThat(batch.stream().startSeq()).isEqualTo(1);
+      AppendOutcome.Accepted next =
+          (AppendOutcome.Accepted)
+              second.service.append("/t", AppendRequest.of(List.of(record("b")))).join();
+      assertThat(next.startSeq()).isEqualTo(1);
+      assertThat(next.timestampMillis()).isGreaterThanOrEqualTo(lastTimestamp);
+    }
+  }
+
   private static NewRecord record(String body) {
     return NewRecord.of(body.getBytes(UTF_8));
   }
