@@ -158,6 +158,34 @@ class ProducerCrashTest {
     }
   }
 
+  /** Plain appends write no entry, but every 4096 records one moves the replay point up. */
+  @Test
+  void plainAppendsBoundWhatALoadReplays() throws Exception {
+    try (NodeFixture node = node(dir, 1, new AtomicReference<>())) {
+      node.service.create("/plain", CreateRequest.of("text/plain")).join();
+      List<NewRecord> hundred = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        hundred.add(NewRecord.of(("r" + i).getBytes(UTF_8)));
+      }
+      for (int i = 0; i < 42; i++) {
+        node.service.append("/plain", AppendRequest.of(hundred)).join();
+      }
+      long stampedThrough = 0;
+      for (int i = 0; i < 500 && stampedThrough < 4096; i++) {
+        Thread.sleep(10);
+        stampedThrough =
+            Registration.decode(
+                    node.plane
+                        .state()
+                        .kvValue(EngineStreamService.key("/plain"))
+                        .orElseThrow()
+                        .toByteArray())
+                .stampedThrough();
+      }
+      assertThat(stampedThrough).isBetween(4096L, 4200L);
+    }
+  }
+
   /**
    * Crashes at random points of a pipelined producer (before, during and after durability, with
    * some entry writes through): after the restart the producer retries every unanswered seq in
