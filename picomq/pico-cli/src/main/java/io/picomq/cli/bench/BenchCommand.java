@@ -8,6 +8,7 @@ import io.picomq.cli.config.Setting;
 import io.picomq.client.Protocol;
 import java.io.PrintStream;
 import java.net.URI;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,10 +28,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Benchmark a server: write (and tail) temporary streams, then report throughput and",
-      "latency percentiles of durable acknowledgement and end-to-end delivery.",
-      "Latency counts from each append's intended send time (no coordinated omission).",
-      "The report goes to stdout; a progress line every --interval goes to stderr."
+      "Benchmark a server: write and tail temporary streams, then report throughput",
+      "and latency percentiles of durable acknowledgement and end-to-end delivery,",
+      "counted from each append's intended send time (no coordinated omission).",
+      "The report goes to stdout, a progress line every --interval to stderr."
     })
 public final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -38,7 +39,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--streams",
       defaultValue = "1",
-      description = "Temporary streams; writer w appends to stream w % N (${DEFAULT-VALUE}).")
+      description = "Temporary streams, shared round-robin by the writers (${DEFAULT-VALUE}).")
   int streams;
 
   @Option(
@@ -123,7 +124,7 @@ public final class BenchCommand implements Callable<Integer> {
     BenchReport report;
     try (SdkTarget target = new SdkTarget(endpoint, protocol, http2, config.connections())) {
       BenchRun run = new BenchRun(config, target, err, System::nanoTime);
-      Thread cleanup = new Thread(() -> deleteOnExit(run, target), "pico-bench-cleanup");
+      Thread cleanup = new Thread(() -> stopOnExit(run, target), "pico-bench-cleanup");
       Runtime.getRuntime().addShutdownHook(cleanup);
       try {
         report = run.run(BenchReport.Settings.of(config, endpoint.toString(), protocolName, http2));
@@ -162,8 +163,19 @@ public final class BenchCommand implements Callable<Integer> {
         Quantities.duration("--drain-timeout", drainTimeout));
   }
 
-  /** Ctrl-C in the middle of a run: the temporary streams should not outlive it. */
-  private static void deleteOnExit(BenchRun run, BenchTarget target) {
+  /**
+   * Ctrl-C (or SIGTERM) in the middle of a run: stop the load and let the run delete its streams,
+   * so they do not outlive it; delete them here if the run does not finish in time.
+   */
+  private static void stopOnExit(BenchRun run, BenchTarget target) {
+    run.abort();
+    try {
+      if (run.awaitFinished(Duration.ofSeconds(10))) {
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     for (String stream : run.streams()) {
       try {
         target.delete(stream);

@@ -8,8 +8,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -38,6 +40,8 @@ final class BenchRun {
   private AtomicLongArray read;
   private volatile boolean writersDone;
   private volatile boolean stopReaders;
+  private volatile boolean aborted;
+  private final CountDownLatch finished = new CountDownLatch(1);
 
   /**
    * @param progress where progress lines and warnings go (stderr)
@@ -55,6 +59,20 @@ final class BenchRun {
     return List.copyOf(streams);
   }
 
+  /**
+   * Stops the run early (Ctrl-C): writers send nothing more, readers stop, and {@link #run} deletes
+   * the streams and returns what it measured so far. Any thread may call it.
+   */
+  void abort() {
+    aborted = true;
+    stopReaders = true;
+  }
+
+  /** Waits until {@link #run} has returned (and deleted its streams). */
+  boolean awaitFinished(Duration timeout) throws InterruptedException {
+    return finished.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
   /** Runs the workload and returns the report; deletes the streams whatever happens. */
   BenchReport run(BenchReport.Settings settings) throws InterruptedException {
     String prefix =
@@ -70,6 +88,7 @@ final class BenchRun {
       return measure(settings);
     } finally {
       deleteStreams();
+      finished.countDown();
     }
   }
 
@@ -132,7 +151,7 @@ final class BenchRun {
     long seq = 0;
     for (long k = 0; ; k++) {
       long due = schedule.dueNanos(k, nanoTime.getAsLong());
-      if (due >= end) {
+      if (due >= end || aborted) {
         return;
       }
       sleepUntil(due);
@@ -167,7 +186,7 @@ final class BenchRun {
       long due;
       if (schedule.paced()) {
         due = schedule.dueNanos(k, 0);
-        if (due >= end) {
+        if (due >= end || aborted) {
           break;
         }
         sleepUntil(due);
@@ -175,7 +194,7 @@ final class BenchRun {
       } else {
         window.acquireUninterruptibly();
         due = nanoTime.getAsLong();
-        if (due >= end) {
+        if (due >= end || aborted) {
           window.release();
           break;
         }
@@ -257,6 +276,9 @@ final class BenchRun {
             megabytes,
             measurements.ackTotal());
     List<String> problems = new ArrayList<>();
+    if (aborted) {
+      problems.add("interrupted before the end of the run; the figures cover what ran");
+    }
     if (measurements.failed() > 0) {
       problems.add(measurements.failed() + " appends failed; the first: " + firstError.get());
     }
@@ -304,9 +326,10 @@ final class BenchRun {
 
   private void sleepUntil(long dueNanos) {
     for (long wait = dueNanos - nanoTime.getAsLong();
-        wait > 0;
+        wait > 0 && !aborted;
         wait = dueNanos - nanoTime.getAsLong()) {
-      LockSupport.parkNanos(wait);
+      // in slices, so that an abort is noticed during a slow rate's long waits
+      LockSupport.parkNanos(Math.min(wait, 50_000_000L));
     }
   }
 

@@ -133,6 +133,44 @@ class BenchRunTest {
     assertThat(report.reads().records()).isEqualTo(report.writes().records());
   }
 
+  @Test
+  void anAbortedRunStopsPromptlyAndStillDeletesItsStreams() throws Exception {
+    MemoryTarget target = new MemoryTarget();
+    BenchConfig config =
+        new BenchConfig(
+            2,
+            64,
+            Duration.ofMinutes(10),
+            Duration.ZERO,
+            4,
+            1,
+            50,
+            1,
+            Duration.ZERO,
+            false,
+            false,
+            Duration.ofSeconds(10));
+    BenchRun run = new BenchRun(config, target, progress, System::nanoTime);
+    java.util.concurrent.CompletableFuture<BenchReport> report =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return run.run(BenchReport.Settings.of(config, "memory:", "pico", false));
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    while (target.streams().size() < 2) {
+      Thread.sleep(10);
+    }
+    Thread.sleep(300);
+    run.abort();
+    assertThat(run.awaitFinished(Duration.ofSeconds(30))).isTrue();
+    assertThat(report.get().writes().records()).isPositive();
+    assertThat(target.streams()).isEmpty();
+    assertThat(target.deleted()).hasSize(2);
+  }
+
   private static void ordered(LatencySummary latency) {
     assertThat(latency.count()).isPositive();
     assertThat(latency.p50()).isLessThanOrEqualTo(latency.p90());
