@@ -295,8 +295,8 @@ public final class LiveReadersBench {
               + " arrived before the writer heard the acknowledgement): %s",
           percentiles(Arrays.copyOf(latency, n)));
       report(
-          "  server CPU while writing: %.0f%% of one core, %.1f µs per delivery (a figure the"
-              + " machine's other load changes little); heap %.0f MiB used",
+          "  server CPU while writing: %.0f%% of one core, %.1f µs per delivery; heap %.0f MiB"
+              + " used",
           100.0 * cpuUsed / (seconds(System.nanoTime() - started) * 1000),
           1000.0 * cpuUsed / Math.max(1, n),
           heapNow);
