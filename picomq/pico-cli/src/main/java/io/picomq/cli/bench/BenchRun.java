@@ -204,7 +204,12 @@ final class BenchRun {
       try {
         sent = producer.send(new BenchRecord(writer, k, due).encode(config.recordSize()));
       } catch (RuntimeException e) {
-        sent = CompletableFuture.failedFuture(e);
+        // A session that refuses records (broken after a rejected batch, or full for too long)
+        // will not take more: this writer stops rather than spin on the error.
+        measurements.failed(1);
+        noteError(e);
+        window.release();
+        break;
       }
       sent.whenComplete(
           (ok, error) -> {

@@ -109,6 +109,21 @@ class BenchRunTest {
   }
 
   @Test
+  void aBrokenProducerSessionStopsItsWritersInsteadOfSpinning() throws Exception {
+    MemoryTarget target =
+        new MemoryTarget(
+            false,
+            n -> {
+              if (n == 20) {
+                throw new IllegalStateException("rejected");
+              }
+            });
+    BenchReport report = run(config(1, 2, 4, 0, false, true), target);
+    assertThat(report.writes().errors()).isPositive().isLessThan(50);
+    assertThat(report.problems()).anyMatch(p -> p.contains("rejected"));
+  }
+
+  @Test
   void writeOnlyRunsHaveNoReads() throws Exception {
     BenchReport report = run(config(1, 2, 1, 0, true, false), new MemoryTarget());
     assertThat(report.reads()).isNull();

@@ -75,9 +75,16 @@ final class MemoryTarget implements BenchTarget {
   @Override
   public Producer producer(String stream) {
     return new Producer() {
+      // Like the SDK's session: after one failed batch it refuses every later record.
+      private volatile boolean broken;
+
       @Override
       public CompletableFuture<?> send(byte[] body) {
-        return CompletableFuture.runAsync(() -> append(0, stream, List.of(body)));
+        if (broken) {
+          throw new IllegalStateException("the producer session failed");
+        }
+        return CompletableFuture.runAsync(() -> append(0, stream, List.of(body)))
+            .whenComplete((ok, error) -> broken |= error != null);
       }
 
       @Override
