@@ -501,6 +501,7 @@ public final class EngineStreamService implements StreamService {
     engineStreams.put(own.streamId(), own);
     LiveStream created =
         new LiveStream(name, own, registration, tail, lastTimestamp, registration.activityMillis());
+    created.stampedThroughProposed = registration.stampedThrough();
     // A racing create that lost may have loaded this very entry already: keep that one.
     LiveStream raced = live.putIfAbsent(name, created);
     LiveStream stream = raced != null ? raced : created;
