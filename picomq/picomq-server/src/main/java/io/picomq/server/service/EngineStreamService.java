@@ -174,6 +174,15 @@ public final class EngineStreamService implements StreamService {
 
   @Override
   public CompletableFuture<ReadOutcome> read(String name, ReadRequest request) {
+    if (Thread.currentThread().isVirtual()) {
+      // A virtual thread may block: reading on it saves a second thread and a hand-off for every
+      // read, which is most of what a live reader costs (each SSE delivery is one read).
+      try {
+        return CompletableFuture.completedFuture(readBlocking(name, request));
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
     return async(() -> readBlocking(name, request));
   }
 
@@ -813,13 +822,35 @@ public final class EngineStreamService implements StreamService {
     if (request.fromSeq() > info.nextSeq()) {
       return new ReadOutcome.BeyondTail(info.nextSeq());
     }
-    List<StreamRecord> records =
-        readRecords(
-            registration,
+    LiveStream.RecentRead recent = stream.recentRead;
+    List<StreamRecord> records;
+    if (recent != null
+        && recent.matches(
+            registration.streamId(),
             request.fromSeq(),
             info.nextSeq(),
             request.maxRecords(),
-            request.maxBytes());
+            request.maxBytes())) {
+      records = recent.records();
+    } else {
+      records =
+          readRecords(
+              registration,
+              request.fromSeq(),
+              info.nextSeq(),
+              request.maxRecords(),
+              request.maxBytes());
+      if (LiveStream.RecentRead.worthKeeping(request.fromSeq(), info.nextSeq(), records)) {
+        stream.recentRead =
+            new LiveStream.RecentRead(
+                registration.streamId(),
+                request.fromSeq(),
+                info.nextSeq(),
+                request.maxRecords(),
+                request.maxBytes(),
+                records);
+      }
+    }
     return new ReadOutcome.Batch(info, records, request.fromSeq() + records.size());
   }
 

@@ -1,6 +1,7 @@
 package io.picomq.server.service;
 
 import io.picomq.s3stream.api.Stream;
+import io.picomq.server.stream.StreamRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -49,6 +50,50 @@ final class LiveStream {
 
   /** Guarded by lock: payload bytes appended since that entry write. */
   long unstampedBytes;
+
+  /**
+   * Any thread: the last read's records. Live readers of a stream all read the same range when an
+   * append wakes them; the first reads the engine, the others take its records. Records in a range
+   * below the tail never change, so a match on the range and the caps is a match on the answer.
+   * Only small reads that reach the tail are kept (see {@link #worthKeeping}): that is what live
+   * readers ask for, and ten thousand loaded streams must not each hold a large catch-up read.
+   */
+  volatile RecentRead recentRead;
+
+  /** Records {@code [fromSeq, ...)} read with these caps while the tail was {@code tailSeq}. */
+  record RecentRead(
+      long streamId,
+      long fromSeq,
+      long tailSeq,
+      int maxRecords,
+      long maxBytes,
+      List<StreamRecord> records) {
+    RecentRead {
+      records = List.copyOf(records);
+    }
+
+    private static final long MAX_BYTES = 64 << 10;
+
+    /** Whether {@code records}, read from {@code from} with the tail at {@code tail}, qualify. */
+    static boolean worthKeeping(long from, long tail, List<StreamRecord> records) {
+      if (from + records.size() != tail) {
+        return false;
+      }
+      long bytes = 0;
+      for (StreamRecord record : records) {
+        bytes += record.body().length;
+      }
+      return bytes <= MAX_BYTES;
+    }
+
+    boolean matches(long id, long from, long tail, int max, long bytes) {
+      return streamId == id
+          && fromSeq == from
+          && tailSeq == tail
+          && maxRecords == max
+          && maxBytes == bytes;
+    }
+  }
 
   /** Guarded by lock. */
   final List<Waiter> waiters = new ArrayList<>();
