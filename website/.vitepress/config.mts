@@ -14,6 +14,7 @@ export default defineConfig({
           items: [
             { text: 'Overview', link: '/docs/' },
             { text: 'Quick start', link: '/docs/quick-start' },
+            { text: 'The pico command line', link: '/docs/cli' },
             { text: 'Operating a node', link: '/docs/operating' },
             { text: 'Admin API and dashboard', link: '/docs/admin' },
             { text: 'Benchmarks', link: '/docs/benchmarks' },

@@ -10,8 +10,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code pico completion bash|zsh}: prints a completion script for every command and flag. The
- * script is picocli's bash script; zsh loads it through {@code bashcompinit}, which the script
- * turns on by itself when zsh sources it.
+ * script is picocli's bash script; zsh runs it through {@code bashcompinit}, which the script turns
+ * on by itself when zsh sources it.
  */
 @Command(
     name = "completion",
@@ -33,11 +33,12 @@ final class CompletionCommand implements Callable<Integer> {
     String script = AutoComplete.bash("pico", spec.root().commandLine());
     switch (shell.toLowerCase(Locale.ROOT)) {
       case "bash" -> spec.commandLine().getOut().print(script);
+      // The same script: when zsh sources it, it turns on compinit (unless already on) and
+      // bashcompinit itself, then registers the same completion function.
       case "zsh" -> {
-        // picocli's script also runs the two lines below when it sees $ZSH_VERSION; saying them
-        // first makes the zsh script work even where compinit has not run yet.
-        spec.commandLine().getOut().println("autoload -U +X compinit && compinit");
-        spec.commandLine().getOut().println("autoload -U +X bashcompinit && bashcompinit");
+        spec.commandLine()
+            .getOut()
+            .println("# pico completion for zsh: source <(pico completion zsh)");
         spec.commandLine().getOut().print(script);
       }
       default ->
