@@ -10,6 +10,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
@@ -34,9 +35,11 @@ public record ConfigFile(Optional<String> current, Map<String, Map<String, Strin
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   public ConfigFile {
+    // Sorted copies, so the file and 'pico config ls' list profiles and keys in name order.
     Map<String, Map<String, String>> copy = new TreeMap<>();
-    profiles.forEach((name, settings) -> copy.put(name, Map.copyOf(new TreeMap<>(settings))));
-    profiles = java.util.Collections.unmodifiableMap(copy);
+    profiles.forEach(
+        (name, settings) -> copy.put(name, Collections.unmodifiableMap(new TreeMap<>(settings))));
+    profiles = Collections.unmodifiableMap(copy);
   }
 
   /** No profiles at all: what a missing file means. */

@@ -6,16 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.picomq.e2e.ServerProcess;
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -107,37 +102,28 @@ class ClientVerbsTest {
 
   @Test
   void tailFollowPrintsALaterAppendAndEndsWhenTheStreamIsSealed() throws Exception {
-    assertOk(pico.run(at(endpoint, "create", "/cli/live", "--content-type", "text/plain")));
-    assertOk(pico.run(bytes("before\n"), at(endpoint, "append", "/cli/live")));
+    follow("/cli/live", "long-poll");
+  }
 
-    Process tail = pico.start(at(endpoint, "tail", "-f", "/cli/live"));
-    try {
-      LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-      CompletableFuture<Void> reader =
-          CompletableFuture.runAsync(
-              () -> {
-                try (BufferedReader out =
-                    new BufferedReader(
-                        new InputStreamReader(tail.getInputStream(), StandardCharsets.UTF_8))) {
-                  for (String line = out.readLine(); line != null; line = out.readLine()) {
-                    lines.add(line);
-                  }
-                } catch (java.io.IOException e) {
-                  // the process ended
-                }
-              });
-      assertThat(lines.poll(60, TimeUnit.SECONDS)).isEqualTo("before");
+  @Test
+  void tailFollowOverServerSentEvents() throws Exception {
+    follow("/cli/live-sse", "sse");
+  }
 
-      assertOk(pico.run(bytes("after\n"), at(endpoint, "append", "/cli/live")));
-      assertThat(lines.poll(60, TimeUnit.SECONDS)).isEqualTo("after");
+  private void follow(String stream, String live) throws Exception {
+    assertOk(pico.run(at(endpoint, "create", stream, "--content-type", "text/plain")));
+    assertOk(pico.run(bytes("before\n"), at(endpoint, "append", stream)));
 
-      assertOk(pico.run(at(endpoint, "close", "/cli/live")));
-      assertThat(tail.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(tail.exitValue()).isZero();
-      reader.get(10, TimeUnit.SECONDS);
-      assertThat(lines).isEmpty();
-    } finally {
-      tail.destroyForcibly();
+    try (Follower tail =
+        new Follower(pico.start(at(endpoint, "tail", "-f", stream, "--live", live)))) {
+      assertThat(tail.nextLine()).isEqualTo("before");
+
+      assertOk(pico.run(bytes("after\n"), at(endpoint, "append", stream)));
+      assertThat(tail.nextLine()).isEqualTo("after");
+
+      assertOk(pico.run(at(endpoint, "close", stream)));
+      assertThat(tail.awaitExit()).isZero();
+      assertThat(tail.pending()).isZero();
     }
   }
 

@@ -59,6 +59,19 @@ class DurableStreamsVerbsTest {
   }
 
   @Test
+  void tailFollowPrintsLaterAppendsUntilTheStreamIsSealed() throws Exception {
+    assertOk(pico.run("create", "/ds/live", "--content-type", "text/plain"));
+    assertOk(pico.run("before\n".getBytes(StandardCharsets.UTF_8), "append", "/ds/live"));
+    try (Follower tail = new Follower(pico.start("tail", "-f", "/ds/live"))) {
+      assertThat(tail.nextLine()).isEqualTo("before");
+      assertOk(pico.run("after\n".getBytes(StandardCharsets.UTF_8), "append", "/ds/live"));
+      assertThat(tail.nextLine()).isEqualTo("after");
+      assertOk(pico.run("close", "/ds/live"));
+      assertThat(tail.awaitExit()).isZero();
+    }
+  }
+
+  @Test
   void headCloseAndDeleteWork() {
     assertOk(pico.run("create", "/ds/ops", "--content-type", "text/plain"));
     assertOk(pico.run("a\nb\n".getBytes(StandardCharsets.UTF_8), "append", "/ds/ops"));
