@@ -20,7 +20,10 @@ final class TimeArguments {
       if (value.startsWith("p")) {
         return Duration.parse(value.toUpperCase(Locale.ROOT));
       }
-      char unit = value.isEmpty() ? ' ' : value.charAt(value.length() - 1);
+      if (value.isEmpty()) {
+        throw new NumberFormatException();
+      }
+      char unit = value.charAt(value.length() - 1);
       String digits = Character.isDigit(unit) ? value : value.substring(0, value.length() - 1);
       long amount = Long.parseLong(digits);
       if (amount < 0) {
