@@ -19,22 +19,16 @@ import io.picomq.s3stream.core.read.StorageReaderConfig;
 import io.picomq.s3stream.object.ObjectNamespace;
 import io.picomq.s3stream.object.ObjectWriter;
 import io.picomq.s3stream.object.WrittenObject;
-import io.picomq.s3stream.objectstore.MemoryObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStore;
-import io.picomq.s3stream.objectstore.file.FileObjectStore;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -66,7 +60,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * JMH runs the two methods in separate forks, minutes apart; on a shared machine whose load moves,
  * that skews their ratio. {@link #main} instead alternates one raw pass and one replay in one JVM
  * and prints the medians: {@code java -cp s3stream/s3stream-jmh/target/benchmarks.jar
- * io.picomq.s3stream.jmh.ReadBenchmark [passes=15] [streamMiB=256] [backends=memory,file]}.
+ * io.picomq.s3stream.jmh.ReadBenchmark [passes=15] [streamMiB=256] [backends=memory,file,s3]}
+ * ({@code s3} is a real S3Proxy on loopback, holding the objects in memory).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -82,7 +77,7 @@ public class ReadBenchmark {
   private static final int MAX_READ_BYTES = 1 << 20;
   private static final ObjectNamespace NAMESPACE = ObjectNamespace.DEFAULT;
 
-  @Param({"memory", "file"})
+  @Param({"memory", "file", "s3"})
   public String backend;
 
   @Param({"256"})
@@ -102,18 +97,14 @@ public class ReadBenchmark {
 
   private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
   private ObjectStore store;
-  private Path directory;
+  private BenchStores.Opened opened;
   private final List<ObjectMetadata> objects = new ArrayList<>();
   private long endOffset;
 
   @Setup(Level.Trial)
   public void writeStream() throws IOException {
-    if (backend.equals("memory")) {
-      store = new MemoryObjectStore();
-    } else {
-      directory = Files.createTempDirectory("picomq-read-benchmark");
-      store = FileObjectStore.open(directory, 4);
-    }
+    opened = BenchStores.open(backend);
+    store = opened.store();
     ByteBuf payload = allocator.buffer(batchBytes);
     for (int i = 0; i < batchBytes; i++) {
       payload.writeByte(i * 31 + 7);
@@ -142,15 +133,8 @@ public class ReadBenchmark {
   }
 
   @TearDown(Level.Trial)
-  public void deleteStream() throws IOException {
-    store.close();
-    if (directory != null) {
-      try (Stream<Path> files = Files.walk(directory)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
-    }
+  public void deleteStream() {
+    opened.close();
   }
 
   /** Replays the stream through a cold cache; returns the payload bytes read. */
@@ -237,6 +221,7 @@ public class ReadBenchmark {
           replay[passes / 2],
           replay[passes / 2] / raw[passes / 2]);
     }
+    System.exit(0); // S3Proxy's threads are not daemons
   }
 
   /** The catalog of the benchmark's stream: the objects written at setup. */

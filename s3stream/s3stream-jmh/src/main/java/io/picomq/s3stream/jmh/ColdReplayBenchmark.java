@@ -1,0 +1,174 @@
+package io.picomq.s3stream.jmh;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.picomq.s3stream.api.AppendOutcome;
+import io.picomq.s3stream.api.EngineConfig;
+import io.picomq.s3stream.api.FetchResult;
+import io.picomq.s3stream.api.FetchedBatch;
+import io.picomq.s3stream.api.ObjectMetadata;
+import io.picomq.s3stream.api.ReadOptions;
+import io.picomq.s3stream.api.Stream;
+import io.picomq.s3stream.core.testing.CrashSwitch;
+import io.picomq.s3stream.core.testing.CrashingMetadata;
+import io.picomq.s3stream.core.testing.CrashingObjectStore;
+import io.picomq.s3stream.core.testing.EngineStorage;
+import io.picomq.s3stream.core.testing.InMemoryMetadata;
+import io.picomq.s3stream.core.testing.TestEngine;
+import io.picomq.s3stream.object.ObjectNamespace;
+import io.picomq.s3stream.objectstore.ObjectStore;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cold replay after a crash, through the whole engine: a process appends {@code mib} MiB of 4 KiB
+ * records to one stream and crashes (every store and metadata call refused from then on, nothing
+ * flushed), so the tail it had not uploaded yet is only in the WAL; a new process starts (recovery:
+ * it reads that tail back from the WAL, uploads and commits it), then reads the whole stream from
+ * offset 0, 1 MiB per fetch, through its cold block cache. In the same run it GETs every committed
+ * object front to back in 1 MiB ranges, one at a time: the store's raw sequential GET rate. Prints
+ * the recovery time, the replay rate and its ratio to the raw rate (goal: at least half).
+ *
+ * <p>Run: {@code java -cp s3stream/s3stream-jmh/target/benchmarks.jar
+ * io.picomq.s3stream.jmh.ColdReplayBenchmark [mib=256] [backends=s3]} (memory, file or s3: a real
+ * S3Proxy on loopback). Default engine settings: 200 MiB log cache, 100 MiB block cache.
+ */
+public final class ColdReplayBenchmark {
+
+  private static final int RECORD_BYTES = 4096;
+  private static final int IN_FLIGHT = 256;
+  private static final int RAW_GET_BYTES = 1 << 20;
+
+  private ColdReplayBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int mib = args.length > 0 ? Integer.parseInt(args[0]) : 256;
+    String backends = args.length > 1 ? args[1] : "s3";
+    for (String backend : backends.split(",")) {
+      run(backend, mib);
+    }
+    System.exit(0); // S3Proxy's threads are not daemons
+  }
+
+  private static void run(String backend, int mib) throws Exception {
+    try (EngineRuns.Storage opened = EngineRuns.open(backend)) {
+      EngineStorage storage = opened.storage();
+      InMemoryMetadata metadata = new InMemoryMetadata();
+      long streamId = metadata.createStream();
+      long records = ((long) mib << 20) / RECORD_BYTES;
+
+      CrashSwitch crash = CrashSwitch.manual();
+      CrashingMetadata managers = new CrashingMetadata(metadata.register(1, 1), crash);
+      TestEngine first =
+          storage.engine(
+              1,
+              1,
+              managers,
+              managers,
+              new CrashingObjectStore(
+                  storage.dataStore, crash, CrashSwitch.Site.DATA_PUT, CrashSwitch.Site.DATA_OTHER),
+              new CrashingObjectStore(
+                  storage.dataStore, crash, CrashSwitch.Site.WAL_PUT, CrashSwitch.Site.WAL_OTHER),
+              ColdReplayBenchmark::defaults);
+      first.engine.start().get(60, TimeUnit.SECONDS);
+      long writeStarted = System.nanoTime();
+      append(first.engine.openStream(streamId).get(60, TimeUnit.SECONDS), records);
+      double writeSeconds = (System.nanoTime() - writeStarted) / 1e9;
+      crash.trip();
+      first.abandon();
+
+      TestEngine second = storage.engine(metadata.register(1, 2), ColdReplayBenchmark::defaults);
+      long recoveryStarted = System.nanoTime();
+      second.engine.start().get(300, TimeUnit.SECONDS);
+      double recoverySeconds = (System.nanoTime() - recoveryStarted) / 1e9;
+      Stream stream = second.engine.openStream(streamId).get(60, TimeUnit.SECONDS);
+
+      long replayStarted = System.nanoTime();
+      long next = 0;
+      long payloadBytes = 0;
+      while (next < records) {
+        try (FetchResult result =
+            stream.fetch(next, records, 1 << 20, ReadOptions.DEFAULT).get(60, TimeUnit.SECONDS)) {
+          for (FetchedBatch b : result.batches()) {
+            if (b.baseOffset() != next) {
+              throw new IllegalStateException("read " + b.baseOffset() + ", expected " + next);
+            }
+            payloadBytes += b.payload().readableBytes();
+            next = b.nextOffset();
+          }
+        }
+      }
+      double replaySeconds = (System.nanoTime() - replayStarted) / 1e9;
+      double rawSeconds =
+          rawGets(storage.dataStore, new ObjectNamespace(storage.namespace), metadata);
+      double replayMiBs = payloadBytes / 1048576.0 / replaySeconds;
+      double rawMiBs = rawBytes(metadata) / 1048576.0 / rawSeconds;
+      System.out.printf(
+          Locale.ROOT,
+          "cold replay, %s, %d MiB: written in %.1f s; crash, then recovery (WAL tail re-uploaded)"
+              + " %.2f s; replay %.0f MiB/s, raw sequential GETs %.0f MiB/s, replay/raw %.2f%n",
+          backend,
+          mib,
+          writeSeconds,
+          recoverySeconds,
+          replayMiBs,
+          rawMiBs,
+          replayMiBs / rawMiBs);
+      second.shutdown();
+    }
+  }
+
+  /** The engine's default cache sizes (the test storage's are small); compaction off. */
+  private static EngineConfig.Builder defaults(EngineConfig.Builder builder) {
+    return builder
+        .walCacheSizeBytes(200L << 20)
+        .blockCacheSizeBytes(100L << 20)
+        .compactionIntervalMillis(0);
+  }
+
+  private static void append(Stream stream, long records) throws Exception {
+    ByteBuf payload = Unpooled.directBuffer(RECORD_BYTES);
+    for (int i = 0; i < RECORD_BYTES; i++) {
+      payload.writeByte(i * 31 + 7);
+    }
+    Deque<CompletableFuture<AppendOutcome>> window = new ArrayDeque<>();
+    try {
+      for (long i = 0; i < records; i++) {
+        window.addLast(stream.append(1, payload));
+        if (window.size() >= IN_FLIGHT) {
+          check(window.pollFirst().get(60, TimeUnit.SECONDS));
+        }
+      }
+      while (!window.isEmpty()) {
+        check(window.pollFirst().get(60, TimeUnit.SECONDS));
+      }
+    } finally {
+      payload.release();
+    }
+  }
+
+  private static void check(AppendOutcome outcome) {
+    if (!(outcome instanceof AppendOutcome.Appended)) {
+      throw new IllegalStateException("append ended " + outcome);
+    }
+  }
+
+  private static long rawBytes(InMemoryMetadata metadata) {
+    return metadata.objects().stream().mapToLong(ObjectMetadata::sizeBytes).sum();
+  }
+
+  private static double rawGets(
+      ObjectStore store, ObjectNamespace namespace, InMemoryMetadata metadata) {
+    long started = System.nanoTime();
+    for (ObjectMetadata object : metadata.objects()) {
+      String key = namespace.key(object.objectId());
+      for (long at = 0; at < object.sizeBytes(); at += RAW_GET_BYTES) {
+        store.get(key, at, Math.min(object.sizeBytes(), at + RAW_GET_BYTES)).join().release();
+      }
+    }
+    return (System.nanoTime() - started) / 1e9;
+  }
+}
