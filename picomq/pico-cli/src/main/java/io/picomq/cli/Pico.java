@@ -16,8 +16,14 @@ import io.picomq.cli.config.Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParseResult;
@@ -31,22 +37,6 @@ import picocli.CommandLine.ParseResult;
     name = "pico",
     mixinStandardHelpOptions = true,
     versionProvider = Pico.Version.class,
-    subcommands = {
-      ServeCommand.class,
-      CreateCommand.class,
-      AppendCommand.class,
-      ReadCommand.class,
-      TailCommand.class,
-      HeadCommand.class,
-      LsCommand.class,
-      TrimCommand.class,
-      CloseCommand.class,
-      DeleteCommand.class,
-      ConfigCommand.class,
-      AdminCommand.class,
-      CompletionCommand.class,
-      io.picomq.cli.bench.BenchCommand.class
-    },
     description = {
       "PicoMQ: a durable, real-time stream server whose records live in object storage.",
       "",
@@ -59,6 +49,11 @@ import picocli.CommandLine.ParseResult;
       "4 server unreachable, 130 interrupted."
     })
 public final class Pico implements Runnable {
+  /** Every verb, in the order {@code pico --help} lists them. */
+  static final Map<String, Class<?>> VERBS = verbs();
+
+  /** Global options followed by a separate value ({@code --endpoint URL}). */
+  private static final Set<String> VALUED_OPTIONS = Set.of("--protocol", "--endpoint", "--profile");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -142,17 +137,69 @@ public final class Pico implements Runnable {
     return (Pico) spec.root().userObject();
   }
 
-  /** Builds the command line; separate from {@link #main} so tests run it in-process. */
+  /** Builds the whole command line; separate from {@link #main} so tests run it in-process. */
   public static CommandLine commandLine() {
+    return commandLine(VERBS.values());
+  }
+
+  /**
+   * Builds the command line for {@code args}: the root and only the verb they name. Picocli builds
+   * its model of a command by reflection, about 250 ms for all of them on a loaded machine, most of
+   * a client command's start; one verb costs a fraction. Without a known verb (help, a typo), and
+   * for {@code completion}, every verb is there.
+   */
+  public static CommandLine commandLine(String[] args) {
+    Class<?> verb = VERBS.get(verbOf(args));
+    if (verb == null || verb == CompletionCommand.class) {
+      return commandLine();
+    }
+    return commandLine(List.of(verb));
+  }
+
+  private static CommandLine commandLine(Collection<Class<?>> verbs) {
     CommandLine commandLine = new CommandLine(new Pico());
+    for (Class<?> verb : verbs) {
+      commandLine.addSubcommand(verb);
+    }
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     commandLine.setExecutionExceptionHandler(Failures::handleExecution);
     commandLine.setParameterExceptionHandler(Failures::handleParameter);
     return commandLine;
   }
 
+  /** The first argument that is not a global option or its value; "" if there is none. */
+  static String verbOf(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      if (VALUED_OPTIONS.contains(args[i])) {
+        i++;
+      } else if (!args[i].startsWith("-")) {
+        return args[i];
+      }
+    }
+    return "";
+  }
+
+  private static Map<String, Class<?>> verbs() {
+    Map<String, Class<?>> verbs = new LinkedHashMap<>();
+    verbs.put("serve", ServeCommand.class);
+    verbs.put("create", CreateCommand.class);
+    verbs.put("append", AppendCommand.class);
+    verbs.put("read", ReadCommand.class);
+    verbs.put("tail", TailCommand.class);
+    verbs.put("head", HeadCommand.class);
+    verbs.put("ls", LsCommand.class);
+    verbs.put("trim", TrimCommand.class);
+    verbs.put("close", CloseCommand.class);
+    verbs.put("delete", DeleteCommand.class);
+    verbs.put("config", ConfigCommand.class);
+    verbs.put("admin", AdminCommand.class);
+    verbs.put("completion", CompletionCommand.class);
+    verbs.put("bench", io.picomq.cli.bench.BenchCommand.class);
+    return Collections.unmodifiableMap(verbs);
+  }
+
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    System.exit(commandLine(args).execute(args));
   }
 
   /** Reads the version Maven wrote into {@code version.properties}. */

@@ -7,6 +7,7 @@ import io.picomq.frontend.http.RequestHandler;
 import io.picomq.frontend.http.RequestObserver;
 import io.picomq.frontend.http.RoutingHandler;
 import io.picomq.frontend.pico.PicoHandler;
+import io.picomq.frontend.pico.PicoOptions;
 import io.picomq.server.routing.StreamRouter;
 import io.picomq.server.stream.StreamService;
 import java.net.InetSocketAddress;
@@ -67,8 +68,13 @@ public final class Frontend implements AutoCloseable {
     RequestHandler handler =
         ds
             ? new DurableStreamsHandler(
-                service, config.liveOptions(), clock, new SecureRandom(), continuations)
-            : new PicoHandler(service, config.liveOptions(), clock, continuations);
+                service, config.dsOptions(), clock, new SecureRandom(), continuations)
+            : new PicoHandler(
+                service,
+                new PicoOptions(
+                    config.longPollTimeout(), config.sseMaxDuration(), config.maxChunkBytes()),
+                clock,
+                continuations);
     HttpListener listener;
     try {
       listener =

@@ -14,11 +14,9 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
-import io.picomq.frontend.http.CorsPreflight;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.RequestHandler;
 import io.picomq.frontend.http.StreamNames;
-import io.picomq.frontend.live.LiveOptions;
 import io.picomq.server.stream.AppendOutcome;
 import io.picomq.server.stream.AppendRequest;
 import io.picomq.server.stream.CreateOutcome;
@@ -54,7 +52,6 @@ public final class DurableStreamsHandler implements RequestHandler {
   /** Where streams live: {@code /v1/stream/a/b} is the stream {@code /a/b}. */
   public static final String BASE_PATH = "/v1/stream";
 
-  private static final String METHODS = "GET, HEAD, PUT, POST, DELETE, OPTIONS";
   private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
   private static final Pattern DECIMAL = Pattern.compile("0|[1-9][0-9]*");
   private static final Pattern DIGITS = Pattern.compile("[0-9]+");
@@ -69,7 +66,7 @@ public final class DurableStreamsHandler implements RequestHandler {
    */
   public DurableStreamsHandler(
       StreamService service,
-      LiveOptions options,
+      DsOptions options,
       InstantSource clock,
       RandomGenerator random,
       Executor continuations) {
@@ -89,7 +86,7 @@ public final class DurableStreamsHandler implements RequestHandler {
   @Override
   public void handle(Exchange exchange) {
     if (exchange.method().equals(HttpMethod.OPTIONS)) {
-      CorsPreflight.answer(exchange, METHODS, DsHeaders.ALLOWED_REQUEST_HEADERS);
+      preflight(exchange);
       return;
     }
     Optional<String> name = streamName(exchange.path());
@@ -110,7 +107,7 @@ public final class DurableStreamsHandler implements RequestHandler {
       case "DELETE" -> delete(exchange, name.get());
       default -> {
         HttpHeaders headers = new DefaultHttpHeaders();
-        headers.set(HttpHeaderNames.ALLOW, METHODS);
+        headers.set(HttpHeaderNames.ALLOW, "GET, HEAD, PUT, POST, DELETE, OPTIONS");
         exchange.respondError(
             METHOD_NOT_ALLOWED,
             headers,
@@ -126,6 +123,15 @@ public final class DurableStreamsHandler implements RequestHandler {
       return Optional.of(path.substring(BASE_PATH.length()));
     }
     return Optional.empty();
+  }
+
+  private static void preflight(Exchange exchange) {
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.set(
+        HttpHeaderNames.ACCESS_CONTROL_ALLOW_METHODS, "GET, HEAD, PUT, POST, DELETE, OPTIONS");
+    headers.set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_HEADERS, DsHeaders.ALLOWED_REQUEST_HEADERS);
+    headers.set(HttpHeaderNames.ACCESS_CONTROL_MAX_AGE, "86400");
+    exchange.respond(NO_CONTENT, headers, new byte[0]);
   }
 
   // ---- PUT: create or fork ------------------------------------------------------------------

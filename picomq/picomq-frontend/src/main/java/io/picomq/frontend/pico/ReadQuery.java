@@ -1,7 +1,6 @@
 package io.picomq.frontend.pico;
 
 import io.picomq.frontend.http.Exchange;
-import io.picomq.frontend.live.LiveOptions;
 import java.util.OptionalLong;
 
 /**
@@ -30,7 +29,7 @@ record ReadQuery(
     SSE
   }
 
-  static ReadQuery parse(Exchange exchange, LiveOptions options) throws InvalidRequest {
+  static ReadQuery parse(Exchange exchange, PicoOptions options) throws InvalidRequest {
     String liveValue = Params.query(exchange, "live");
     Live live =
         switch (liveValue == null ? "" : liveValue) {
@@ -59,8 +58,8 @@ record ReadQuery(
             Params.query(exchange, "bytes"),
             "bytes",
             1,
-            Math.max(Params.MAX_READ_BYTES, options.maxChunkBytes()),
-            options.maxChunkBytes());
+            Math.max(Params.MAX_READ_BYTES, options.defaultReadBytes()),
+            options.defaultReadBytes());
     return new ReadQuery(from, count, bytes, format, live, Params.query(exchange, "cursor"));
   }
 
