@@ -7,7 +7,6 @@ import io.picomq.frontend.http.RequestHandler;
 import io.picomq.frontend.http.RequestObserver;
 import io.picomq.frontend.http.RoutingHandler;
 import io.picomq.frontend.pico.PicoHandler;
-import io.picomq.frontend.pico.PicoOptions;
 import io.picomq.server.routing.StreamRouter;
 import io.picomq.server.stream.StreamService;
 import java.net.InetSocketAddress;
@@ -68,13 +67,8 @@ public final class Frontend implements AutoCloseable {
     RequestHandler handler =
         ds
             ? new DurableStreamsHandler(
-                service, config.dsOptions(), clock, new SecureRandom(), continuations)
-            : new PicoHandler(
-                service,
-                new PicoOptions(
-                    config.longPollTimeout(), config.sseMaxDuration(), config.maxChunkBytes()),
-                clock,
-                continuations);
+                service, config.liveOptions(), clock, new SecureRandom(), continuations)
+            : new PicoHandler(service, config.liveOptions(), clock, continuations);
     HttpListener listener;
     try {
       listener =

@@ -1,7 +1,7 @@
 package io.picomq.frontend;
 
-import io.picomq.frontend.ds.DsOptions;
 import io.picomq.frontend.http.HttpLimits;
+import io.picomq.frontend.live.LiveOptions;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Objects;
@@ -36,8 +36,8 @@ public record FrontendConfig(
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(protocol, "protocol");
     Objects.requireNonNull(limits, "limits");
-    // DsOptions validates the durations and the chunk size.
-    new DsOptions(longPollTimeout, sseMaxDuration, maxChunkBytes);
+    // LiveOptions validates the durations and the chunk size.
+    new LiveOptions(longPollTimeout, sseMaxDuration, maxChunkBytes);
     if (port < 0 || port > 65535 || ioThreads < 1 || backlog < 1) {
       throw new IllegalArgumentException(
           "need 0 <= port <= 65535, ioThreads >= 1, backlog >= 1: port="
@@ -53,8 +53,8 @@ public record FrontendConfig(
     return new Builder();
   }
 
-  DsOptions dsOptions() {
-    return new DsOptions(longPollTimeout, sseMaxDuration, maxChunkBytes);
+  LiveOptions liveOptions() {
+    return new LiveOptions(longPollTimeout, sseMaxDuration, maxChunkBytes);
   }
 
   /** Collects settings; each may be given once. */
@@ -64,9 +64,9 @@ public record FrontendConfig(
     private int port = 4437;
     private Protocol protocol = Protocol.PICO;
     private HttpLimits limits = HttpLimits.DEFAULT;
-    private Duration longPollTimeout = DsOptions.DEFAULT.longPollTimeout();
-    private Duration sseMaxDuration = DsOptions.DEFAULT.sseMaxDuration();
-    private int maxChunkBytes = DsOptions.DEFAULT.maxChunkBytes();
+    private Duration longPollTimeout = LiveOptions.DEFAULT.longPollTimeout();
+    private Duration sseMaxDuration = LiveOptions.DEFAULT.sseMaxDuration();
+    private int maxChunkBytes = LiveOptions.DEFAULT.maxChunkBytes();
     private int ioThreads = Runtime.getRuntime().availableProcessors();
     private int backlog = 1024;
 

@@ -14,9 +14,11 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import io.picomq.frontend.http.CorsPreflight;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.RequestHandler;
 import io.picomq.frontend.http.StreamNames;
+import io.picomq.frontend.live.LiveOptions;
 import io.picomq.server.stream.AppendOutcome;
 import io.picomq.server.stream.AppendRequest;
 import io.picomq.server.stream.CreateOutcome;
@@ -52,6 +54,7 @@ public final class DurableStreamsHandler implements RequestHandler {
   /** Where streams live: {@code /v1/stream/a/b} is the stream {@code /a/b}. */
   public static final String BASE_PATH = "/v1/stream";
 
+  private static final String METHODS = "GET, HEAD, PUT, POST, DELETE, OPTIONS";
   private static final String DEFAULT_CONTENT_TYPE = "application/octet-stream";
   private static final Pattern DECIMAL = Pattern.compile("0|[1-9][0-9]*");
   private static final Pattern DIGITS = Pattern.compile("[0-9]+");
@@ -66,7 +69,7 @@ public final class DurableStreamsHandler implements RequestHandler {
    */
   public DurableStreamsHandler(
       StreamService service,
-      DsOptions options,
+      LiveOptions options,
       InstantSource clock,
       RandomGenerator random,
       Executor continuations) {
@@ -86,7 +89,7 @@ public final class DurableStreamsHandler implements RequestHandler {
   @Override
   public void handle(Exchange exchange) {
     if (exchange.method().equals(HttpMethod.OPTIONS)) {
-      preflight(exchange);
+      CorsPreflight.answer(exchange, METHODS, DsHeaders.ALLOWED_REQUEST_HEADERS);
       return;
     }
     Optional<String> name = streamName(exchange.path());
@@ -107,7 +110,7 @@ public final class DurableStreamsHandler implements RequestHandler {
       case "DELETE" -> delete(exchange, name.get());
       default -> {
         HttpHeaders headers = new DefaultHttpHeaders();
-        headers.set(HttpHeaderNames.ALLOW, "GET, HEAD, PUT, POST, DELETE, OPTIONS");
+        headers.set(HttpHeaderNames.ALLOW, METHODS);
         exchange.respondError(
             METHOD_NOT_ALLOWED,
             headers,
@@ -123,15 +126,6 @@ public final class DurableStreamsHandler implements RequestHandler {
       return Optional.of(path.substring(BASE_PATH.length()));
     }
     return Optional.empty();
-  }
-
-  private static void preflight(Exchange exchange) {
-    HttpHeaders headers = new DefaultHttpHeaders();
-    headers.set(
-        HttpHeaderNames.ACCESS_CONTROL_ALLOW_METHODS, "GET, HEAD, PUT, POST, DELETE, OPTIONS");
-    headers.set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_HEADERS, DsHeaders.ALLOWED_REQUEST_HEADERS);
-    headers.set(HttpHeaderNames.ACCESS_CONTROL_MAX_AGE, "86400");
-    exchange.respond(NO_CONTENT, headers, new byte[0]);
   }
 
   // ---- PUT: create or fork ------------------------------------------------------------------

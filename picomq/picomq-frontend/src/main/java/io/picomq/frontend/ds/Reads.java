@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
+import io.picomq.frontend.live.LiveOptions;
 import io.picomq.server.stream.HeadOutcome;
 import io.picomq.server.stream.ReadOutcome;
 import io.picomq.server.stream.ReadRequest;
@@ -33,11 +34,11 @@ final class Reads {
   private static final int MAX_RECORDS_PER_READ = 10_000;
 
   private final StreamService service;
-  private final DsOptions options;
+  private final LiveOptions options;
   private final Cursors cursors;
   private final Executor continuations;
 
-  Reads(StreamService service, DsOptions options, Cursors cursors, Executor continuations) {
+  Reads(StreamService service, LiveOptions options, Cursors cursors, Executor continuations) {
     this.service = service;
     this.options = options;
     this.cursors = cursors;

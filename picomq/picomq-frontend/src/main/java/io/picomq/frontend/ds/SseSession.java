@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.ResponseStream;
+import io.picomq.frontend.live.LiveOptions;
 import io.picomq.server.stream.HeadOutcome;
 import io.picomq.server.stream.ReadOutcome;
 import io.picomq.server.stream.ReadRequest;
@@ -26,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * it, and only when the client has taken it read the next (so a slow client holds back the reads,
  * not the server's memory); at the tail, wait on {@link StreamService#awaitBeyond} without a
  * thread. An idle connection gets a control event every long-poll timeout; the response ends after
- * {@link DsOptions#sseMaxDuration}, when the client goes away, or on shutdown.
+ * {@link LiveOptions#sseMaxDuration}, when the client goes away, or on shutdown.
  *
  * <p>Threading: the steps run one at a time (each starts when the previous one's future completes),
  * so the mutable fields need no lock.
@@ -38,7 +39,7 @@ final class SseSession {
   private final Exchange exchange;
   private final String name;
   private final StreamService service;
-  private final DsOptions options;
+  private final LiveOptions options;
   private final Cursors cursors;
   private final Executor continuations;
   private final long deadlineNanos;
@@ -55,7 +56,7 @@ final class SseSession {
       Exchange exchange,
       String name,
       StreamService service,
-      DsOptions options,
+      LiveOptions options,
       Cursors cursors,
       Executor continuations) {
     this.exchange = exchange;

@@ -9,9 +9,11 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.picomq.frontend.http.CorsPreflight;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.RequestHandler;
 import io.picomq.frontend.http.StreamNames;
+import io.picomq.frontend.live.LiveOptions;
 import io.picomq.protocol.PicoHeaders;
 import io.picomq.server.stream.DeleteOutcome;
 import io.picomq.server.stream.Expiry;
@@ -41,6 +43,20 @@ public final class PicoHandler implements RequestHandler {
   private static final int MAX_LIST_LIMIT = 1000;
   private static final String STREAM_METHODS = "GET, HEAD, PUT, POST, DELETE, OPTIONS";
 
+  /** Request headers a browser may send cross-origin (answered in CORS preflights). */
+  private static final String ALLOWED_REQUEST_HEADERS =
+      "Content-Type, If-None-Match, Last-Event-ID, "
+          + String.join(
+              ", ",
+              PicoHeaders.PRODUCER_ID,
+              PicoHeaders.PRODUCER_EPOCH,
+              PicoHeaders.PRODUCER_SEQ,
+              PicoHeaders.MATCH_SEQ,
+              PicoHeaders.CLOSED,
+              PicoHeaders.TRIM_SEQ,
+              PicoHeaders.TTL,
+              PicoHeaders.EXPIRES_AT);
+
   private final StreamService service;
   private final Creates creates;
   private final Appends appends;
@@ -51,7 +67,7 @@ public final class PicoHandler implements RequestHandler {
    * @param continuations runs the rest of a live read after a wait (give it virtual threads)
    */
   public PicoHandler(
-      StreamService service, PicoOptions options, InstantSource clock, Executor continuations) {
+      StreamService service, LiveOptions options, InstantSource clock, Executor continuations) {
     this.service = service;
     this.creates = new Creates(service, clock);
     this.appends = new Appends(service);
@@ -81,7 +97,7 @@ public final class PicoHandler implements RequestHandler {
   private void route(Exchange exchange) throws InvalidRequest {
     String method = exchange.method().name();
     if (method.equals("OPTIONS")) {
-      preflight(exchange);
+      CorsPreflight.answer(exchange, STREAM_METHODS, ALLOWED_REQUEST_HEADERS);
       return;
     }
     String path = exchange.path();
@@ -187,26 +203,6 @@ public final class PicoHandler implements RequestHandler {
     headers.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
     headers.set(HttpHeaderNames.CACHE_CONTROL, "no-store");
     exchange.respond(OK, headers, body);
-  }
-
-  private static void preflight(Exchange exchange) {
-    HttpHeaders headers = new DefaultHttpHeaders();
-    headers.set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_METHODS, STREAM_METHODS);
-    headers.set(
-        HttpHeaderNames.ACCESS_CONTROL_ALLOW_HEADERS,
-        "Content-Type, If-None-Match, Last-Event-ID, "
-            + String.join(
-                ", ",
-                PicoHeaders.PRODUCER_ID,
-                PicoHeaders.PRODUCER_EPOCH,
-                PicoHeaders.PRODUCER_SEQ,
-                PicoHeaders.MATCH_SEQ,
-                PicoHeaders.CLOSED,
-                PicoHeaders.TRIM_SEQ,
-                PicoHeaders.TTL,
-                PicoHeaders.EXPIRES_AT));
-    headers.set(HttpHeaderNames.ACCESS_CONTROL_MAX_AGE, "86400");
-    exchange.respond(NO_CONTENT, headers, Answers.EMPTY);
   }
 
   private static void notAllowed(Exchange exchange, String allowed) {

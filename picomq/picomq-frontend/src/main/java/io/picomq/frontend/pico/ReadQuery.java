@@ -1,6 +1,7 @@
 package io.picomq.frontend.pico;
 
 import io.picomq.frontend.http.Exchange;
+import io.picomq.frontend.live.LiveOptions;
 import java.util.OptionalLong;
 
 /**
@@ -29,7 +30,7 @@ record ReadQuery(
     SSE
   }
 
-  static ReadQuery parse(Exchange exchange, PicoOptions options) throws InvalidRequest {
+  static ReadQuery parse(Exchange exchange, LiveOptions options) throws InvalidRequest {
     String liveValue = Params.query(exchange, "live");
     Live live =
         switch (liveValue == null ? "" : liveValue) {
@@ -58,8 +59,8 @@ record ReadQuery(
             Params.query(exchange, "bytes"),
             "bytes",
             1,
-            Math.max(Params.MAX_READ_BYTES, options.defaultReadBytes()),
-            options.defaultReadBytes());
+            Math.max(Params.MAX_READ_BYTES, options.maxChunkBytes()),
+            options.maxChunkBytes());
     return new ReadQuery(from, count, bytes, format, live, Params.query(exchange, "cursor"));
   }
 

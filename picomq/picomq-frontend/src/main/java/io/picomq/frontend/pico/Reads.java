@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
+import io.picomq.frontend.live.LiveOptions;
 import io.picomq.protocol.PicoHeaders;
 import io.picomq.server.stream.HeadOutcome;
 import io.picomq.server.stream.ReadOutcome;
@@ -35,12 +36,12 @@ import java.util.concurrent.TimeUnit;
 final class Reads {
 
   private final StreamService service;
-  private final PicoOptions options;
+  private final LiveOptions options;
   private final LiveCursor cursors;
   private final Executor continuations;
   private final RecordEvents events = new RecordEvents();
 
-  Reads(StreamService service, PicoOptions options, LiveCursor cursors, Executor continuations) {
+  Reads(StreamService service, LiveOptions options, LiveCursor cursors, Executor continuations) {
     this.service = service;
     this.options = options;
     this.cursors = cursors;

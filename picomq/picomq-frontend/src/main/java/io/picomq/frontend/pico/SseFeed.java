@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.ResponseStream;
+import io.picomq.frontend.live.LiveOptions;
 import io.picomq.server.stream.ReadOutcome;
 import io.picomq.server.stream.StreamRecord;
 import io.picomq.server.stream.StreamService;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * tail and {@code {"next_seq": n, "closed": true}} once a sealed stream is fully delivered, after
  * which the response ends. Their {@code id} is {@code n - 1}, the last seq delivered, so a
  * reconnect continues at the tail. An idle stream gets a comment every long-poll timeout (to keep
- * proxies from timing out); the response ends after {@link PicoOptions#sseMaxDuration}, when the
+ * proxies from timing out); the response ends after {@link LiveOptions#sseMaxDuration}, when the
  * client goes away, or on shutdown, and the client reconnects.
  *
  * <p>A request at the end of a sealed stream gets {@code 204} with {@code Pico-Closed} and no
@@ -47,7 +48,7 @@ final class SseFeed {
   private final Exchange exchange;
   private final String name;
   private final StreamService service;
-  private final PicoOptions options;
+  private final LiveOptions options;
   private final Executor continuations;
   private final ReadQuery query;
   private final RecordEvents shared;
@@ -62,7 +63,7 @@ final class SseFeed {
       Exchange exchange,
       String name,
       StreamService service,
-      PicoOptions options,
+      LiveOptions options,
       Executor continuations,
       ReadQuery query,
       RecordEvents shared) {

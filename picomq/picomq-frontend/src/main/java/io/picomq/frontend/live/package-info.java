@@ -1,0 +1,7 @@
+/**
+ * Live reads as both protocols serve them, apart from their wire vocabulary: the options that pace
+ * them ({@link io.picomq.frontend.live.LiveOptions}). What a protocol says on the wire (header
+ * names, offsets or seqs, the shape of its events) stays in {@code io.picomq.frontend.ds} and
+ * {@code io.picomq.frontend.pico}.
+ */
+package io.picomq.frontend.live;
