@@ -10,7 +10,10 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
+import io.picomq.frontend.live.EventCache;
 import io.picomq.frontend.live.LiveOptions;
+import io.picomq.frontend.live.SseLoop;
+import io.picomq.frontend.live.TailWait;
 import io.picomq.server.stream.HeadOutcome;
 import io.picomq.server.stream.ReadOutcome;
 import io.picomq.server.stream.ReadRequest;
@@ -18,16 +21,12 @@ import io.picomq.server.stream.StreamInfo;
 import io.picomq.server.stream.StreamService;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * GET: catch-up reads, long-polls and (through {@link SseSession}) SSE.
  *
- * <p>A long-poll that must wait holds no thread: it registers with {@link
- * StreamService#awaitBeyond} and resumes on {@code continuations} when data arrives, the stream
- * closes, the timeout passes, or the exchange is interrupted (client gone, shutdown).
+ * <p>A long-poll that must wait holds no thread ({@link TailWait}).
  */
 final class Reads {
 
@@ -37,12 +36,15 @@ final class Reads {
   private final LiveOptions options;
   private final Cursors cursors;
   private final Executor continuations;
+  private final TailWait tailWait;
+  private final EventCache dataEvents = new EventCache();
 
   Reads(StreamService service, LiveOptions options, Cursors cursors, Executor continuations) {
     this.service = service;
     this.options = options;
     this.cursors = cursors;
     this.continuations = continuations;
+    this.tailWait = new TailWait(service, continuations);
   }
 
   void read(Exchange exchange, String name) {
@@ -71,7 +73,12 @@ final class Reads {
     } else if (live.equals("long-poll")) {
       longPoll(exchange, name, token, cursor);
     } else if (live.equals("sse")) {
-      new SseSession(exchange, name, service, options, cursors, continuations).start(token, cursor);
+      SseSession session = new SseSession(name, service, options, cursors, dataEvents);
+      session.start(
+          exchange,
+          token,
+          cursor,
+          new SseLoop(exchange, name, tailWait, options, continuations, session));
     } else {
       DurableStreamsHandler.badRequest(exchange, "live is long-poll or sse");
     }
@@ -148,17 +155,9 @@ final class Reads {
 
   private void awaitThenAnswer(
       Exchange exchange, String name, OffsetToken token, long from, String cursor) {
-    CompletableFuture<Void> signal = service.awaitBeyond(name, from);
-    CompletableFuture<Void> wake = new CompletableFuture<>();
-    signal.whenComplete((ignored, failure) -> wake.complete(null));
-    exchange.interrupted().whenComplete((ignored, failure) -> wake.complete(null));
-    wake.completeOnTimeout(null, options.longPollTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    wake.thenRunAsync(
-        () -> {
-          signal.cancel(false);
-          answerAfterWait(exchange, name, token, from, cursor);
-        },
-        continuations);
+    tailWait
+        .beyond(name, from, exchange, options.longPollTimeout())
+        .thenAccept(ignored -> answerAfterWait(exchange, name, token, from, cursor));
   }
 
   private void answerAfterWait(

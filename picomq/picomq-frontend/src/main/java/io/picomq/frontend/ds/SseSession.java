@@ -1,74 +1,67 @@
 package io.picomq.frontend.ds;
 
-import static io.netty.handler.codec.http.HttpResponseStatus.OK;
-
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
-import io.picomq.frontend.http.ResponseStream;
+import io.picomq.frontend.live.EventCache;
 import io.picomq.frontend.live.LiveOptions;
+import io.picomq.frontend.live.SseLoop;
+import io.picomq.frontend.live.SseWire;
 import io.picomq.server.stream.HeadOutcome;
 import io.picomq.server.stream.ReadOutcome;
 import io.picomq.server.stream.ReadRequest;
 import io.picomq.server.stream.StreamService;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
 /**
- * One SSE response (protocol section 5.7): catch-up data, then live data as it arrives, each {@code
- * data} event followed by a {@code control} event with the next offset; a final control event with
- * {@code streamClosed} once a closed stream is fully delivered.
+ * What one SSE response says (protocol section 5.7); {@link SseLoop} paces it: catch-up data, then
+ * live data as it arrives, each {@code data} event followed by a {@code control} event with the
+ * next offset; a final control event with {@code streamClosed} once a closed stream is fully
+ * delivered. An idle connection gets a control event with a fresh cursor every long-poll timeout.
  *
- * <p>The session is a chain of steps, each on a {@code continuations} thread: read a chunk, write
- * it, and only when the client has taken it read the next (so a slow client holds back the reads,
- * not the server's memory); at the tail, wait on {@link StreamService#awaitBeyond} without a
- * thread. An idle connection gets a control event every long-poll timeout; the response ends after
- * {@link LiveOptions#sseMaxDuration}, when the client goes away, or on shutdown.
+ * <p>A data event depends only on the records it carries, so it comes from the node's {@link
+ * EventCache}: readers woken by one append share one encoding. Control events carry each reader's
+ * cursor and are made per response.
  *
- * <p>Threading: the steps run one at a time (each starts when the previous one's future completes),
- * so the mutable fields need no lock.
+ * <p>Threading: the loop calls the {@link SseWire} methods one step at a time, so the mutable
+ * fields need no lock.
  */
-final class SseSession {
+final class SseSession implements SseWire {
 
   private static final int MAX_RECORDS_PER_EVENT = 10_000;
 
-  private final Exchange exchange;
   private final String name;
   private final StreamService service;
   private final LiveOptions options;
   private final Cursors cursors;
-  private final Executor continuations;
-  private final long deadlineNanos;
+  private final EventCache dataEvents;
 
   // Owned by the step that is running.
-  private ResponseStream response;
   private String clientCursor;
   private long lastCursor = -1;
   private boolean base64;
-  private long position;
   private boolean sentUpToDate;
 
   SseSession(
-      Exchange exchange,
       String name,
       StreamService service,
       LiveOptions options,
       Cursors cursors,
-      Executor continuations) {
-    this.exchange = exchange;
+      EventCache dataEvents) {
     this.name = name;
     this.service = service;
     this.options = options;
     this.cursors = cursors;
-    this.continuations = continuations;
-    this.deadlineNanos = System.nanoTime() + options.sseMaxDuration().toNanos();
+    this.dataEvents = dataEvents;
   }
 
-  void start(OffsetToken token, String clientCursor) {
+  /**
+   * Answers the request from {@code token}, or with the error a missing stream or a bad offset
+   * gets; {@code loop} paces this session from there.
+   */
+  void start(Exchange exchange, OffsetToken token, String clientCursor, SseLoop loop) {
     this.clientCursor = clientCursor;
     ReadOutcome first;
     if (token instanceof OffsetToken.Now) {
@@ -92,105 +85,45 @@ final class SseSession {
     if (base64) {
       headers.set(DsHeaders.SSE_DATA_ENCODING, "base64");
     }
-    response = exchange.stream(OK, headers);
-    deliver(batch);
+    loop.start(headers, batch);
   }
 
-  /** Writes a batch (or, at the tail, a control event) and decides what comes next. */
-  private void deliver(ReadOutcome.Batch batch) {
-    position = batch.nextSeq();
-    byte[] events;
+  @Override
+  public ReadOutcome read(long seq) {
+    return service
+        .read(name, new ReadRequest(seq, MAX_RECORDS_PER_EVENT, options.maxChunkBytes()))
+        .join();
+  }
+
+  @Override
+  public byte[] events(ReadOutcome.Batch batch) {
     String next = OffsetToken.format(batch.nextSeq());
     if (!batch.records().isEmpty()) {
-      byte[] data = SseEvents.data(payload(batch));
       byte[] control =
           batch.endOfStream()
               ? SseEvents.closed(next)
               : SseEvents.control(next, nextCursor(), batch.upToDate());
-      events = concat(data, control);
       sentUpToDate = batch.upToDate();
+      return concat(dataEvent(batch), control);
     } else if (batch.endOfStream()) {
-      events = SseEvents.closed(next);
+      return SseEvents.closed(next);
     } else if (!sentUpToDate) {
-      events = SseEvents.control(next, nextCursor(), true);
       sentUpToDate = true;
-    } else {
-      events = null;
+      return SseEvents.control(next, nextCursor(), true);
     }
-    CompletableFuture<Void> written =
-        events == null ? CompletableFuture.completedFuture(null) : response.write(events);
-    written.whenCompleteAsync(
-        (ignored, failure) -> {
-          if (failure != null || batch.endOfStream()) {
-            response.end();
-          } else if (!batch.upToDate()) {
-            readAndDeliver();
-          } else {
-            awaitMore();
-          }
-        },
-        continuations);
+    return new byte[0];
   }
 
-  private void readAndDeliver() {
-    if (exchange.interrupted().isDone() || System.nanoTime() - deadlineNanos >= 0) {
-      response.end();
-      return;
-    }
-    if (read(position) instanceof ReadOutcome.Batch batch) {
-      deliver(batch);
-    } else {
-      response.end();
-    }
+  /** A control event with a fresh cursor: nothing happened for a while. */
+  @Override
+  public byte[] keepAlive(long nextSeq) {
+    return SseEvents.control(OffsetToken.format(nextSeq), nextCursor(), true);
   }
 
-  private void awaitMore() {
-    long remainingNanos = deadlineNanos - System.nanoTime();
-    if (exchange.interrupted().isDone() || remainingNanos <= 0) {
-      response.end();
-      return;
-    }
-    long waitNanos = Math.min(remainingNanos, options.longPollTimeout().toNanos());
-    CompletableFuture<Void> signal = service.awaitBeyond(name, position);
-    CompletableFuture<Boolean> wake = new CompletableFuture<>();
-    signal.whenComplete((ignored, failure) -> wake.complete(true));
-    exchange.interrupted().whenComplete((ignored, failure) -> wake.complete(true));
-    wake.completeOnTimeout(false, waitNanos, TimeUnit.NANOSECONDS);
-    wake.thenAcceptAsync(
-        signalled -> {
-          signal.cancel(false);
-          if (signalled) {
-            readAndDeliver();
-          } else {
-            keepAlive();
-          }
-        },
-        continuations);
-  }
-
-  /** Nothing happened for a while: say so, with a fresh cursor, and keep waiting. */
-  private void keepAlive() {
-    if (System.nanoTime() - deadlineNanos >= 0) {
-      response.end();
-      return;
-    }
-    response
-        .write(SseEvents.control(OffsetToken.format(position), nextCursor(), true))
-        .whenCompleteAsync(
-            (ignored, failure) -> {
-              if (failure != null) {
-                response.end();
-              } else {
-                readAndDeliver();
-              }
-            },
-            continuations);
-  }
-
-  private ReadOutcome read(long from) {
-    return service
-        .read(name, new ReadRequest(from, MAX_RECORDS_PER_EVENT, options.maxChunkBytes()))
-        .join();
+  /** Reads after each keep-alive: a reader idle at the tail keeps a sliding TTL alive. */
+  @Override
+  public boolean readsAfterKeepAlive() {
+    return true;
   }
 
   /**
@@ -203,10 +136,17 @@ final class SseSession {
     return Long.toString(lastCursor);
   }
 
-  /** One data event's text: JSON streams as an array, text as is, anything else in base64. */
+  /** One data event: JSON streams as an array, text as is, anything else in base64. */
+  private byte[] dataEvent(ReadOutcome.Batch batch) {
+    return dataEvents.get(
+        batch.stream().streamId(),
+        batch.records().getFirst().seq(),
+        batch.nextSeq(),
+        () -> SseEvents.data(payload(batch)));
+  }
+
   private String payload(ReadOutcome.Batch batch) {
-    Body body = Body.of(batch.stream().contentType());
-    byte[] bytes = body.render(batch.records());
+    byte[] bytes = Body.of(batch.stream().contentType()).render(batch.records());
     if (base64) {
       return Base64.getEncoder().encodeToString(bytes);
     }

@@ -1,29 +1,33 @@
-package io.picomq.frontend.pico;
+package io.picomq.frontend.live;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * Encoded SSE record events shared by every feed of a node. A record is the same event for every
- * reader (id and JSON depend only on the record), so when two thousand readers of one stream wake
- * for the same record, it is encoded once, not two thousand times. Keyed by the stream's
- * incarnation id and the seq: a record at a seq never changes, and a name deleted and created again
- * gets a new id. Bounded by bytes; when full it starts over (the entries that matter are the few
- * newest, which live readers ask for right away).
+ * Encoded SSE events shared by every response of a node. An event that carries records is the same
+ * for every reader (it depends only on those records), so when two thousand readers of one stream
+ * wake for the same append, it is encoded once, not two thousand times. Keyed by the stream's
+ * incarnation id and the range of seqs the event carries: records in a range never change, and a
+ * name deleted and created again gets a new id. Bounded by bytes; when full it starts over (the
+ * entries that matter are the few newest, which live readers ask for right away).
  */
-final class RecordEvents {
+public final class EventCache {
   private static final long MAX_BYTES = 16L << 20;
   private static final int MAX_EVENT_BYTES = 64 << 10;
 
-  private record Key(long streamId, long seq) {}
+  private record Key(long streamId, long fromSeq, long toSeq) {}
 
   private final ConcurrentHashMap<Key, byte[]> events = new ConcurrentHashMap<>();
   private final AtomicLong bytes = new AtomicLong();
 
-  /** The event of record {@code seq} of stream {@code streamId}, encoded by {@code encode}. */
-  byte[] get(long streamId, long seq, Supplier<byte[]> encode) {
-    Key key = new Key(streamId, seq);
+  /**
+   * The event carrying the records {@code fromSeq} (inclusive) to {@code toSeq} (exclusive) of
+   * stream {@code streamId}, encoded by {@code encode} unless cached. Callers must not change the
+   * array.
+   */
+  public byte[] get(long streamId, long fromSeq, long toSeq, Supplier<byte[]> encode) {
+    Key key = new Key(streamId, fromSeq, toSeq);
     byte[] cached = events.get(key);
     if (cached != null) {
       return cached;

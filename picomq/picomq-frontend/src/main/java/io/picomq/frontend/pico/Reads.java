@@ -9,7 +9,10 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
+import io.picomq.frontend.live.EventCache;
 import io.picomq.frontend.live.LiveOptions;
+import io.picomq.frontend.live.SseLoop;
+import io.picomq.frontend.live.TailWait;
 import io.picomq.protocol.PicoHeaders;
 import io.picomq.server.stream.HeadOutcome;
 import io.picomq.server.stream.ReadOutcome;
@@ -17,9 +20,7 @@ import io.picomq.server.stream.ReadRequest;
 import io.picomq.server.stream.StreamService;
 import java.util.Locale;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code GET /{stream}}: catch-up reads and long-polls; SSE is {@link SseFeed}'s.
@@ -28,10 +29,7 @@ import java.util.concurrent.TimeUnit;
  * seqs and the answer {@code Pico-Start-Seq}, so a client sees the jump. A seq past the tail is a
  * 400 with the tail in {@code next_seq}.
  *
- * <p>A long-poll that must wait holds no thread: it registers with {@link
- * StreamService#awaitBeyond} and resumes on {@code continuations} when a record arrives, the stream
- * closes or goes away, the timeout passes, or the exchange is interrupted (client gone, shutdown).
- * The waiter is cancelled on every path, so abandoned waits leave nothing behind.
+ * <p>A long-poll that must wait holds no thread ({@link TailWait}).
  */
 final class Reads {
 
@@ -39,13 +37,15 @@ final class Reads {
   private final LiveOptions options;
   private final LiveCursor cursors;
   private final Executor continuations;
-  private final RecordEvents events = new RecordEvents();
+  private final TailWait tailWait;
+  private final EventCache events = new EventCache();
 
   Reads(StreamService service, LiveOptions options, LiveCursor cursors, Executor continuations) {
     this.service = service;
     this.options = options;
     this.cursors = cursors;
     this.continuations = continuations;
+    this.tailWait = new TailWait(service, continuations);
   }
 
   void read(Exchange exchange, String name) throws InvalidRequest {
@@ -58,8 +58,11 @@ final class Reads {
     switch (query.live()) {
       case NONE -> catchUp(exchange, query, batch);
       case LONG_POLL -> longPoll(exchange, name, query, batch);
-      case SSE ->
-          new SseFeed(exchange, name, service, options, continuations, query, events).start(batch);
+      case SSE -> {
+        SseFeed feed = new SseFeed(name, service, query, events);
+        feed.start(
+            exchange, batch, new SseLoop(exchange, name, tailWait, options, continuations, feed));
+      }
     }
   }
 
@@ -109,26 +112,21 @@ final class Reads {
       return;
     }
     long from = batch.nextSeq();
-    CompletableFuture<Void> signal = service.awaitBeyond(name, from);
-    CompletableFuture<Void> wake = new CompletableFuture<>();
-    signal.whenComplete((ignored, failure) -> wake.complete(null));
-    exchange.interrupted().whenComplete((ignored, failure) -> wake.complete(null));
-    wake.completeOnTimeout(null, options.longPollTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    wake.thenRunAsync(
-        () -> {
-          signal.cancel(false);
-          try {
-            ReadOutcome after = readFrom(service, name, from, query);
-            if (after instanceof ReadOutcome.Batch next) {
-              answerLive(exchange, query, next);
-            } else {
-              answerMiss(exchange, after);
-            }
-          } catch (RuntimeException bug) {
-            Answers.bug(exchange, bug);
-          }
-        },
-        continuations);
+    tailWait
+        .beyond(name, from, exchange, options.longPollTimeout())
+        .thenAccept(
+            ignored -> {
+              try {
+                ReadOutcome after = readFrom(service, name, from, query);
+                if (after instanceof ReadOutcome.Batch next) {
+                  answerLive(exchange, query, next);
+                } else {
+                  answerMiss(exchange, after);
+                }
+              } catch (RuntimeException bug) {
+                Answers.bug(exchange, bug);
+              }
+            });
   }
 
   /** A long-poll's answer: 200 with records, or 204 when none came (timeout or close). */

@@ -237,6 +237,33 @@ class DurableStreamsWireTest {
   }
 
   @Test
+  void sseDataEventsCarryExactlyTheRecordsFromEachReadersOffset() throws Exception {
+    start();
+    send("PUT", "/v1/stream/shared", "text/plain", "a");
+    send("POST", "/v1/stream/shared", "text/plain", "b");
+    send("POST", "/v1/stream/shared", "text/plain", "c");
+    http.send(
+        request("/v1/stream/shared")
+            .header("Stream-Closed", "true")
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+    String closed =
+        "event: control\n"
+            + "data:{\"streamNextOffset\":\"0000000000000000_0000000000000003\",\"streamClosed\":true}"
+            + "\n\n";
+    // Data events are encoded once per node and shared: a reader must still get its own range.
+    for (int round = 0; round < 2; round++) {
+      assertThat(get("/v1/stream/shared?offset=-1&live=sse").body())
+          .isEqualTo("event: data\ndata:abc\n\n" + closed);
+      assertThat(get("/v1/stream/shared?offset=0000000000000000_0000000000000001&live=sse").body())
+          .isEqualTo("event: data\ndata:bc\n\n" + closed);
+      assertThat(get("/v1/stream/shared?offset=0000000000000000_0000000000000002&live=sse").body())
+          .isEqualTo("event: data\ndata:c\n\n" + closed);
+    }
+  }
+
+  @Test
   void sseResponsesEndAfterTheirMaximumDuration() throws Exception {
     start(Duration.ofMillis(300), Duration.ofSeconds(1), 64 << 10);
     send("PUT", "/v1/stream/recycle", "text/plain", "");
