@@ -79,7 +79,7 @@ main_() { # name, grep pattern, class, args...
   shift 3
   before=$(load)
   echo "running $name ..." >&2
-  "${java_[@]}" -Xmx3g -cp "$jar" "io.picomq.s3stream.jmh.$class" "$@" > "$log" 2>&1 || true
+  "${java_[@]}" -Xmx4g -cp "$jar" "io.picomq.s3stream.jmh.$class" "$@" > "$log" 2>&1 || true
   note "$name" "$before" "$pattern" "$log"
 }
 

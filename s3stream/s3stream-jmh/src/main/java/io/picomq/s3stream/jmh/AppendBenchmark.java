@@ -1,6 +1,7 @@
 package io.picomq.s3stream.jmh;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.AdaptiveByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -91,6 +92,13 @@ public class AppendBenchmark {
   @Param({"256", "1024"})
   int inFlight;
 
+  /**
+   * The engine's buffer allocator: Netty's {@code pooled} one (what S3Stream uses) or {@code
+   * adaptive}.
+   */
+  @Param({"pooled"})
+  String allocator;
+
   /** The WAL's group-commit window in microseconds; empty: the backend's default. */
   @Param({""})
   String walBatchIntervalMicros;
@@ -133,7 +141,9 @@ public class AppendBenchmark {
                 executor,
                 scheduler,
                 Clock.systemUTC(),
-                PooledByteBufAllocator.DEFAULT,
+                allocator.equals("adaptive")
+                    ? new AdaptiveByteBufAllocator()
+                    : PooledByteBufAllocator.DEFAULT,
                 new SimpleMeterRegistry()));
     engine.start().get(30, TimeUnit.SECONDS);
     for (int i = 0; i < STREAMS; i++) {
