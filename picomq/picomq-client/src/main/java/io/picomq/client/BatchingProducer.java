@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -38,8 +40,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * </ul>
  *
  * <p>Threading: every mutable field is guarded by {@code lock}. Futures are completed, and requests
- * sent, after releasing it. Answers arrive on the HTTP client's threads; linger timers and backoff
- * pauses run on the session's own scheduler thread.
+ * sent, after releasing it. Each append is a blocking request on a {@code senders} thread (at most
+ * {@code maxInFlightRequests} busy at once), whose answer is handled on that thread; linger timers
+ * and backoff pauses run on the session's own scheduler thread.
  */
 final class BatchingProducer implements ProducerSession {
 
@@ -49,6 +52,7 @@ final class BatchingProducer implements ProducerSession {
   private final ProducerId producerId;
   private final Backoff backoff;
   private final ScheduledExecutorService scheduler;
+  private final ExecutorService senders;
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition room = lock.newCondition();
@@ -68,6 +72,9 @@ final class BatchingProducer implements ProducerSession {
   private ScheduledFuture<?> lingerTask;
   private PicoException failure;
   private boolean closed;
+  private final ArrayDeque<Completion> toComplete = new ArrayDeque<>();
+  private boolean completing;
+  private long completedThrough = -1;
 
   /**
    * @param maxBatchRecords the options' limit, or 1 where the protocol appends one record per
@@ -78,7 +85,8 @@ final class BatchingProducer implements ProducerSession {
       String stream,
       ProducerOptions options,
       int maxBatchRecords,
-      ScheduledExecutorService scheduler) {
+      ScheduledExecutorService scheduler,
+      ExecutorService senders) {
     this.dialect = dialect;
     this.stream = stream;
     this.options = options;
@@ -86,6 +94,7 @@ final class BatchingProducer implements ProducerSession {
     this.backoff =
         new Backoff(options.retryBackoffBase(), options.retryBackoffMax(), options.jitter());
     this.scheduler = scheduler;
+    this.senders = senders;
     this.accumulator = new BatchAccumulator(maxBatchRecords, options.maxBatchBytes());
   }
 
@@ -166,14 +175,10 @@ final class BatchingProducer implements ProducerSession {
     }
   }
 
-  /** Registers a sealed batch and prepares its request. Under lock. */
+  /** Registers a sealed batch, to be sent when a slot is free. Under lock. */
   private void enqueue(ProducerBatch batch) {
     sequencer.register(batch.producerSeq);
     unreleased.put(batch.producerSeq, batch);
-    AppendOptions stamp =
-        AppendOptions.defaults().producer(producerId, options.epoch(), batch.producerSeq);
-    batch.prepared =
-        dialect.prepare(stream, batch.records, stamp).thenApply(appends -> appends.getFirst());
     toSend.addLast(batch);
   }
 
@@ -234,11 +239,29 @@ final class BatchingProducer implements ProducerSession {
     start.forEach(this::transmit);
   }
 
+  /** Sends a batch on a sender thread (a blocking request; see {@link HttpTransport}). */
   private void transmit(ProducerBatch batch) {
-    batch
-        .prepared
-        .thenCompose(dialect::send)
-        .whenComplete((result, failed) -> onAnswer(batch, result, failed));
+    try {
+      senders.execute(() -> sendNow(batch));
+    } catch (RejectedExecutionException e) {
+      onAnswer(batch, null, new PicoTransportException("the producer session was shut down", e));
+    }
+  }
+
+  private void sendNow(ProducerBatch batch) {
+    AppendResult result;
+    try {
+      if (batch.prepared == null) {
+        AppendOptions stamp =
+            AppendOptions.defaults().producer(producerId, options.epoch(), batch.producerSeq);
+        batch.prepared = dialect.prepare(stream, batch.records, stamp).getFirst();
+      }
+      result = dialect.send(batch.prepared);
+    } catch (RuntimeException e) {
+      onAnswer(batch, null, e);
+      return;
+    }
+    onAnswer(batch, result, null);
   }
 
   private void onAnswer(ProducerBatch batch, AppendResult result, Throwable failed) {
@@ -301,8 +324,6 @@ final class BatchingProducer implements ProducerSession {
 
   /** Records a batch's outcome and completes the futures it releases, in order. */
   private void finish(ProducerBatch batch, Outcome outcome, boolean wasInFlight) {
-    List<AckSequencer.Released<Outcome>> released;
-    List<ProducerBatch> batches = new ArrayList<>();
     lock.lock();
     try {
       if (wasInFlight) {
@@ -311,30 +332,58 @@ final class BatchingProducer implements ProducerSession {
       if (outcome instanceof Outcome.Appended) {
         answered.add(batch.producerSeq);
       }
-      released = sequencer.complete(batch.producerSeq, outcome);
-      for (AckSequencer.Released<Outcome> r : released) {
+      for (AckSequencer.Released<Outcome> r : sequencer.complete(batch.producerSeq, outcome)) {
         answered.remove(r.producerSeq());
-        ProducerBatch done = unreleased.remove(r.producerSeq());
-        bytesInUse -= done.bytes;
-        batches.add(done);
+        toComplete.addLast(new Completion(unreleased.remove(r.producerSeq()), r.outcome()));
       }
-      room.signalAll();
-      progress.signalAll();
     } finally {
       lock.unlock();
     }
-    for (int b = 0; b < batches.size(); b++) {
-      ProducerBatch done = batches.get(b);
-      Outcome result = released.get(b).outcome();
+    completeInOrder();
+    dispatch();
+  }
+
+  /** A released batch whose futures are still to be completed. */
+  private record Completion(ProducerBatch batch, Outcome outcome) {}
+
+  /**
+   * Completes released batches' futures one batch at a time, in release order, outside the lock.
+   * Answers are handled on several sender threads at once; only one of them completes futures at a
+   * time (the others leave their batches in {@code toComplete} for it), so a later record's future
+   * never completes before an earlier one's.
+   */
+  private void completeInOrder() {
+    while (true) {
+      Completion next;
+      lock.lock();
+      try {
+        if (completing || toComplete.isEmpty()) {
+          return;
+        }
+        completing = true;
+        next = toComplete.pollFirst();
+      } finally {
+        lock.unlock();
+      }
+      ProducerBatch done = next.batch();
       for (int i = 0; i < done.futures.size(); i++) {
-        switch (result) {
+        switch (next.outcome()) {
           case Outcome.Appended appended ->
               done.futures.get(i).complete(ProducerBatch.recordResult(appended.result(), i));
           case Outcome.Failed failed -> done.futures.get(i).completeExceptionally(failed.error());
         }
       }
+      lock.lock();
+      try {
+        completing = false;
+        bytesInUse -= done.bytes;
+        completedThrough = done.producerSeq;
+        room.signalAll();
+        progress.signalAll();
+      } finally {
+        lock.unlock();
+      }
     }
-    dispatch();
   }
 
   /** Fails everything not yet sent, and makes later sends throw. */
@@ -379,7 +428,7 @@ final class BatchingProducer implements ProducerSession {
     dispatch();
     lock.lock();
     try {
-      while (!sequencer.releasedThrough(last)) {
+      while (completedThrough < last) {
         progress.awaitUninterruptibly();
       }
     } finally {
@@ -408,5 +457,6 @@ final class BatchingProducer implements ProducerSession {
       lock.unlock();
     }
     scheduler.shutdown();
+    senders.shutdown();
   }
 }

@@ -3,7 +3,6 @@ package io.picomq.client;
 import java.net.http.HttpHeaders;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * One wire protocol: how each operation becomes requests and how answers become results. The {@link
@@ -14,9 +13,9 @@ sealed interface Dialect permits PicoDialect, DsDialect {
 
   Protocol protocol();
 
-  CompletableFuture<StreamInfo> create(String stream, CreateOptions options);
+  StreamInfo create(String stream, CreateOptions options);
 
-  CompletableFuture<StreamInfo> head(String stream);
+  StreamInfo head(String stream);
 
   /**
    * The requests that append {@code records}, in the order they must be sent. One under the Pico
@@ -25,22 +24,21 @@ sealed interface Dialect permits PicoDialect, DsDialect {
    *
    * @throws UnsupportedByProtocolException for options the protocol lacks
    */
-  CompletableFuture<List<PreparedAppend>> prepare(
-      String stream, List<Record> records, AppendOptions options);
+  List<PreparedAppend> prepare(String stream, List<Record> records, AppendOptions options);
 
   /** Sends one prepared append; may be called again with the same value to retry it. */
-  CompletableFuture<AppendResult> send(PreparedAppend append);
+  AppendResult send(PreparedAppend append);
 
   /** One read; {@code cursor} is the previous live answer's cursor. */
-  CompletableFuture<ReadAnswer> read(String stream, ReadRequest request, Optional<String> cursor);
+  ReadAnswer read(String stream, ReadRequest request, Optional<String> cursor);
 
-  CompletableFuture<ListPage> list(ListRequest request);
+  ListPage list(ListRequest request);
 
-  CompletableFuture<Void> trim(String stream, long beforeSeq);
+  void trim(String stream, long beforeSeq);
 
-  CompletableFuture<AppendResult> close(String stream);
+  AppendResult close(String stream);
 
-  CompletableFuture<Void> delete(String stream);
+  void delete(String stream);
 
   /** The request of an SSE feed from {@code fromSeq}. */
   HttpCall sse(String stream, long fromSeq, Optional<String> cursor);

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -58,18 +58,14 @@ final class DsDialect implements Dialect {
     return Protocol.DURABLE_STREAMS;
   }
 
-  private CompletableFuture<HttpResponse<byte[]>> call(String stream, HttpCall call) {
-    return transport
-        .send(call)
-        .thenApply(
-            response -> {
-              int status = response.statusCode();
-              if (status == 404 || status == 410 || status == 409) {
-                // The stream may have been deleted and created again with another type.
-                contentTypes.remove(Endpoints.name(stream));
-              }
-              return Responses.success(Protocol.DURABLE_STREAMS, response);
-            });
+  private HttpResponse<byte[]> call(String stream, HttpCall call) {
+    HttpResponse<byte[]> response = transport.send(call);
+    int status = response.statusCode();
+    if (status == 404 || status == 410 || status == 409) {
+      // The stream may have been deleted and created again with another type.
+      contentTypes.remove(Endpoints.name(stream));
+    }
+    return Responses.success(Protocol.DURABLE_STREAMS, response);
   }
 
   static boolean isJson(String contentType) {
@@ -79,7 +75,7 @@ final class DsDialect implements Dialect {
   }
 
   @Override
-  public CompletableFuture<StreamInfo> create(String stream, CreateOptions options) {
+  public StreamInfo create(String stream, CreateOptions options) {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Content-Type", options.contentType());
     options.ttl().ifPresent(ttl -> headers.put(TTL, Long.toString(ttl.toSeconds())));
@@ -89,41 +85,34 @@ final class DsDialect implements Dialect {
     }
     HttpCall put =
         HttpCall.of("PUT", endpoints.stream(stream), requestTimeout).withHeaders(headers);
-    return call(stream, put)
-        .thenApply(
-            response -> {
-              HttpHeaders answer = response.headers();
-              String contentType = answer.firstValue("Content-Type").orElse(options.contentType());
-              contentTypes.put(Endpoints.name(stream), contentType);
-              return new StreamInfo(
-                  Endpoints.name(stream),
-                  contentType,
-                  0,
-                  nextSeq(answer),
-                  Responses.flag(answer, CLOSED),
-                  options.ttl(),
-                  options.expiresAt());
-            });
+    HttpHeaders answer = call(stream, put).headers();
+    String contentType = answer.firstValue("Content-Type").orElse(options.contentType());
+    contentTypes.put(Endpoints.name(stream), contentType);
+    return new StreamInfo(
+        Endpoints.name(stream),
+        contentType,
+        0,
+        nextSeq(answer),
+        Responses.flag(answer, CLOSED),
+        options.ttl(),
+        options.expiresAt());
   }
 
   @Override
-  public CompletableFuture<StreamInfo> head(String stream) {
-    return call(stream, HttpCall.of("HEAD", endpoints.stream(stream), requestTimeout))
-        .thenApply(
-            response -> {
-              HttpHeaders answer = response.headers();
-              String contentType =
-                  answer.firstValue("Content-Type").orElse(CreateOptions.DEFAULT_CONTENT_TYPE);
-              contentTypes.put(Endpoints.name(stream), contentType);
-              return new StreamInfo(
-                  Endpoints.name(stream),
-                  contentType,
-                  0,
-                  nextSeq(answer),
-                  Responses.flag(answer, CLOSED),
-                  Responses.ttl(answer, TTL),
-                  Responses.instant(answer, EXPIRES_AT));
-            });
+  public StreamInfo head(String stream) {
+    HttpHeaders answer =
+        call(stream, HttpCall.of("HEAD", endpoints.stream(stream), requestTimeout)).headers();
+    String contentType =
+        answer.firstValue("Content-Type").orElse(CreateOptions.DEFAULT_CONTENT_TYPE);
+    contentTypes.put(Endpoints.name(stream), contentType);
+    return new StreamInfo(
+        Endpoints.name(stream),
+        contentType,
+        0,
+        nextSeq(answer),
+        Responses.flag(answer, CLOSED),
+        Responses.ttl(answer, TTL),
+        Responses.instant(answer, EXPIRES_AT));
   }
 
   private static long nextSeq(HttpHeaders answer) {
@@ -139,16 +128,13 @@ final class DsDialect implements Dialect {
   }
 
   /** The stream's content type, from the cache or a HEAD. */
-  CompletableFuture<String> contentType(String stream) {
+  String contentType(String stream) {
     String known = contentTypes.get(Endpoints.name(stream));
-    return known != null
-        ? CompletableFuture.completedFuture(known)
-        : head(stream).thenApply(StreamInfo::contentType);
+    return known != null ? known : head(stream).contentType();
   }
 
   @Override
-  public CompletableFuture<List<PreparedAppend>> prepare(
-      String stream, List<Record> records, AppendOptions options) {
+  public List<PreparedAppend> prepare(String stream, List<Record> records, AppendOptions options) {
     if (options.matchSeq().isPresent()) {
       throw new UnsupportedByProtocolException(protocol(), "a conditional append (matchSeq)");
     }
@@ -164,36 +150,29 @@ final class DsDialect implements Dialect {
       }
       Map<String, String> headers = producerHeaders(options.producer(), 0);
       headers.put(CLOSED, "true");
-      return CompletableFuture.completedFuture(
-          List.of(new PreparedAppend(post.withHeaders(headers), 0)));
+      return List.of(new PreparedAppend(post.withHeaders(headers), 0));
     }
-    return contentType(stream)
-        .thenApply(
-            contentType -> {
-              List<PreparedAppend> appends = new ArrayList<>();
-              if (isJson(contentType)) {
-                Map<String, String> headers = producerHeaders(options.producer(), 0);
-                headers.put("Content-Type", contentType);
-                if (options.close()) {
-                  headers.put(CLOSED, "true");
-                }
-                byte[] body = JsonMessages.join(records.stream().map(Record::body).toList());
-                appends.add(
-                    new PreparedAppend(post.withHeaders(headers).withBody(body), records.size()));
-                return appends;
-              }
-              for (int i = 0; i < records.size(); i++) {
-                Map<String, String> headers = producerHeaders(options.producer(), i);
-                headers.put("Content-Type", contentType);
-                if (options.close() && i == records.size() - 1) {
-                  headers.put(CLOSED, "true");
-                }
-                appends.add(
-                    new PreparedAppend(
-                        post.withHeaders(headers).withBody(records.get(i).body()), 1));
-              }
-              return appends;
-            });
+    String contentType = contentType(stream);
+    List<PreparedAppend> appends = new ArrayList<>();
+    if (isJson(contentType)) {
+      Map<String, String> headers = producerHeaders(options.producer(), 0);
+      headers.put("Content-Type", contentType);
+      if (options.close()) {
+        headers.put(CLOSED, "true");
+      }
+      byte[] body = JsonMessages.join(records.stream().map(Record::body).toList());
+      appends.add(new PreparedAppend(post.withHeaders(headers).withBody(body), records.size()));
+      return appends;
+    }
+    for (int i = 0; i < records.size(); i++) {
+      Map<String, String> headers = producerHeaders(options.producer(), i);
+      headers.put("Content-Type", contentType);
+      if (options.close() && i == records.size() - 1) {
+        headers.put(CLOSED, "true");
+      }
+      appends.add(new PreparedAppend(post.withHeaders(headers).withBody(records.get(i).body()), 1));
+    }
+    return appends;
   }
 
   private static Map<String, String> producerHeaders(Optional<ProducerStamp> producer, int skip) {
@@ -208,18 +187,14 @@ final class DsDialect implements Dialect {
   }
 
   @Override
-  public CompletableFuture<AppendResult> send(PreparedAppend append) {
+  public AppendResult send(PreparedAppend append) {
     boolean producer = append.call().headers().containsKey("Producer-Id");
-    String stream = streamOf(append.call());
-    return call(stream, append.call())
-        .thenApply(
-            response -> {
-              long next = nextSeq(response.headers());
-              if (producer && append.recordCount() > 0 && response.statusCode() == 204) {
-                return new AppendResult(next, next, 0, true);
-              }
-              return new AppendResult(next - append.recordCount(), next, 0, false);
-            });
+    HttpResponse<byte[]> response = call(streamOf(append.call()), append.call());
+    long next = nextSeq(response.headers());
+    if (producer && append.recordCount() > 0 && response.statusCode() == 204) {
+      return new AppendResult(next, next, 0, true);
+    }
+    return new AppendResult(next - append.recordCount(), next, 0, false);
   }
 
   /** The stream a call is about (for the content-type cache). */
@@ -230,22 +205,15 @@ final class DsDialect implements Dialect {
   }
 
   @Override
-  public CompletableFuture<ReadAnswer> read(
-      String stream, ReadRequest request, Optional<String> cursor) {
+  public ReadAnswer read(String stream, ReadRequest request, Optional<String> cursor) {
     if (request.isFromTail() && request.longPoll()) {
       // A long-poll from "now" answers records without saying which seq they start at; start
       // from the tail's actual seq instead.
-      return head(stream)
-          .thenCompose(
-              info ->
-                  read(
-                      stream,
-                      new ReadRequest(
-                          java.util.OptionalLong.of(info.nextSeq()),
-                          request.maxRecords(),
-                          request.maxBytes(),
-                          true),
-                      cursor));
+      long tail = head(stream).nextSeq();
+      return read(
+          stream,
+          new ReadRequest(OptionalLong.of(tail), request.maxRecords(), request.maxBytes(), true),
+          cursor);
     }
     Map<String, String> query = new LinkedHashMap<>();
     query.put(
@@ -261,7 +229,7 @@ final class DsDialect implements Dialect {
             endpoints.stream(stream, query),
             request.longPoll() ? liveTimeout : requestTimeout);
     long from = request.seq().orElse(0);
-    return call(stream, get).thenApply(response -> readAnswer(response, from, request));
+    return readAnswer(call(stream, get), from, request);
   }
 
   private static ReadAnswer readAnswer(HttpResponse<byte[]> response, long from, ReadRequest req) {
@@ -333,36 +301,28 @@ final class DsDialect implements Dialect {
   }
 
   @Override
-  public CompletableFuture<ListPage> list(ListRequest request) {
+  public ListPage list(ListRequest request) {
     throw new UnsupportedByProtocolException(protocol(), "listing streams");
   }
 
   @Override
-  public CompletableFuture<Void> trim(String stream, long beforeSeq) {
+  public void trim(String stream, long beforeSeq) {
     throw new UnsupportedByProtocolException(protocol(), "trimming a stream");
   }
 
   @Override
-  public CompletableFuture<AppendResult> close(String stream) {
+  public AppendResult close(String stream) {
     HttpCall post =
         HttpCall.of("POST", endpoints.stream(stream), requestTimeout)
             .withHeaders(Map.of(CLOSED, "true"));
-    return call(stream, post)
-        .thenApply(
-            response -> {
-              long next = nextSeq(response.headers());
-              return new AppendResult(next, next, 0, false);
-            });
+    long next = nextSeq(call(stream, post).headers());
+    return new AppendResult(next, next, 0, false);
   }
 
   @Override
-  public CompletableFuture<Void> delete(String stream) {
-    return call(stream, HttpCall.of("DELETE", endpoints.stream(stream), requestTimeout))
-        .thenApply(
-            response -> {
-              contentTypes.remove(Endpoints.name(stream));
-              return null;
-            });
+  public void delete(String stream) {
+    call(stream, HttpCall.of("DELETE", endpoints.stream(stream), requestTimeout));
+    contentTypes.remove(Endpoints.name(stream));
   }
 
   @Override
@@ -377,10 +337,7 @@ final class DsDialect implements Dialect {
 
   @Override
   public SseDecoder sseDecoder(String stream, long fromSeq, HttpHeaders responseHeaders) {
-    String contentType = contentTypes.get(Endpoints.name(stream));
-    if (contentType == null) {
-      contentType = HttpTransport.join(contentType(stream));
-    }
+    String contentType = contentType(stream);
     boolean base64 =
         responseHeaders
             .firstValue(SSE_DATA_ENCODING)

@@ -67,8 +67,7 @@ final class HttpAdminClient implements AdminClient {
   }
 
   private JsonNode json(HttpCall call) {
-    HttpResponse<byte[]> response =
-        Responses.success(Protocol.PICO, HttpTransport.join(transport.send(call)));
+    HttpResponse<byte[]> response = Responses.success(Protocol.PICO, transport.send(call));
     if (response.body().length == 0) {
       return JsonNodeFactory.instance.objectNode();
     }

@@ -10,11 +10,8 @@ import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpResponse.BodySubscribers;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -27,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * returned as they are, for the caller to judge. Over HTTP/2 without TLS the JDK upgrades the first
  * request on a connection (h2c); the first call of a fresh client is an {@code OPTIONS} so that the
  * upgrade happens on a request without a body and later requests share the upgraded connection.
+ * Every method blocks its caller; the SDK's background work runs on threads of its own.
  */
 final class HttpTransport implements AutoCloseable {
 
@@ -53,64 +51,64 @@ final class HttpTransport implements AutoCloseable {
         .build();
   }
 
-  /** Sends {@code call}, reading the whole answer. */
-  CompletableFuture<HttpResponse<byte[]>> send(HttpCall call) {
+  /** Sends {@code call} and reads the whole answer; any status is returned as it is. */
+  HttpResponse<byte[]> send(HttpCall call) {
     return send(call, BodyHandlers.ofByteArray());
   }
 
   /** Sends {@code call}, giving the answer's body as a stream (for SSE). */
-  CompletableFuture<HttpResponse<InputStream>> stream(HttpCall call) {
+  HttpResponse<InputStream> stream(HttpCall call) {
     return send(call, BodyHandlers.ofInputStream());
   }
 
-  private <T> CompletableFuture<HttpResponse<T>> send(HttpCall call, BodyHandler<T> handler) {
+  /**
+   * Blocking on purpose: {@link HttpClient#sendAsync} completes its futures through the common
+   * fork-join pool, which an application's own blocking tasks can starve (seen with a parallelism
+   * of one: answers that had arrived were never delivered). The blocking {@link HttpClient#send}
+   * completes on the client's own threads.
+   */
+  private <T> HttpResponse<T> send(HttpCall call, BodyHandler<T> handler) {
     warmUp();
     BodyHandler<T> skippingRedirects =
         info ->
             isRedirect(info.statusCode()) && info.headers().firstValue("Location").isPresent()
                 ? BodySubscribers.replacing(null)
                 : handler.apply(info);
-    return hop(call, skippingRedirects, 0);
+    HttpCall current = call;
+    for (int hops = 0; ; hops++) {
+      HttpResponse<T> response = sendOnce(current, skippingRedirects);
+      int status = response.statusCode();
+      if (!isRedirect(status) || response.headers().firstValue("Location").isEmpty()) {
+        return response;
+      }
+      if (hops >= MAX_REDIRECTS) {
+        throw new PicoException(
+            status,
+            "too_many_redirects",
+            "more than " + MAX_REDIRECTS + " redirects from " + call.uri(),
+            null,
+            null);
+      }
+      URI next = current.uri().resolve(response.headers().firstValue("Location").get());
+      current = current.withUri(next);
+      if (status == 303 && !current.method().equals("HEAD")) {
+        current = current.withMethod("GET").withBody(new byte[0]);
+      }
+    }
   }
 
-  private <T> CompletableFuture<HttpResponse<T>> hop(
-      HttpCall call, BodyHandler<T> handler, int hops) {
-    CompletableFuture<HttpResponse<T>> sent;
+  private <T> HttpResponse<T> sendOnce(HttpCall call, BodyHandler<T> handler) {
     try {
-      sent = client.sendAsync(call.toRequest(), handler);
+      return client.send(call.toRequest(), handler);
+    } catch (IOException e) {
+      throw transportFailure(call, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new PicoTransportException(
+          "interrupted while waiting for " + call.method() + " " + call.uri(), e);
     } catch (IllegalArgumentException | IllegalStateException e) {
-      return CompletableFuture.failedFuture(
-          new PicoTransportException("cannot send " + call.method() + " " + call.uri(), e));
+      throw new PicoTransportException("cannot send " + call.method() + " " + call.uri(), e);
     }
-    return sent.handle(
-            (response, failure) -> {
-              if (failure != null) {
-                throw new CompletionException(transportFailure(call, failure));
-              }
-              return response;
-            })
-        .thenCompose(
-            response -> {
-              int status = response.statusCode();
-              if (!isRedirect(status) || response.headers().firstValue("Location").isEmpty()) {
-                return CompletableFuture.completedFuture(response);
-              }
-              if (hops >= MAX_REDIRECTS) {
-                return CompletableFuture.failedFuture(
-                    new PicoException(
-                        status,
-                        "too_many_redirects",
-                        "more than " + MAX_REDIRECTS + " redirects from " + call.uri(),
-                        null,
-                        null));
-              }
-              URI next = call.uri().resolve(response.headers().firstValue("Location").get());
-              HttpCall redirected = call.withUri(next);
-              if (status == 303 && !call.method().equals("HEAD")) {
-                redirected = redirected.withMethod("GET").withBody(new byte[0]);
-              }
-              return hop(redirected, handler, hops + 1);
-            });
   }
 
   private static boolean isRedirect(int status) {
@@ -122,12 +120,10 @@ final class HttpTransport implements AutoCloseable {
       return;
     }
     try {
-      client
-          .sendAsync(
-              HttpCall.of("OPTIONS", warmUpUri, Duration.ofSeconds(10)).toRequest(),
-              BodyHandlers.discarding())
-          .get(10, TimeUnit.SECONDS);
-    } catch (ExecutionException | TimeoutException e) {
+      client.send(
+          HttpCall.of("OPTIONS", warmUpUri, Duration.ofSeconds(10)).toRequest(),
+          BodyHandlers.discarding());
+    } catch (IOException e) {
       // No server yet: the next request tries again.
       warm.set(false);
     } catch (InterruptedException e) {
@@ -169,32 +165,6 @@ final class HttpTransport implements AutoCloseable {
       cause = cause.getCause();
     }
     return cause;
-  }
-
-  /**
-   * Waits for {@code future}, rethrowing a {@link PicoException} as it is and wrapping anything
-   * else (an interrupt cancels the wait and throws a transport failure, keeping the flag).
-   */
-  static <T> T join(CompletableFuture<T> future) {
-    try {
-      return future.get();
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new PicoTransportException("interrupted while waiting for the server", e);
-    } catch (ExecutionException | CancellationException e) {
-      Throwable cause = unwrap(e);
-      if (cause instanceof PicoException pico) {
-        throw pico;
-      }
-      if (cause instanceof IOException || cause instanceof CancellationException) {
-        throw new PicoTransportException(describe(cause), cause);
-      }
-      if (cause instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      throw new PicoTransportException(describe(cause), cause);
-    }
   }
 
   @Override

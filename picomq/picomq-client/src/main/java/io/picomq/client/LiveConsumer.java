@@ -4,11 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The {@link Consumer}. Its one invariant: {@code position} is the seq after the last record
@@ -16,11 +13,10 @@ import java.util.concurrent.TimeoutException;
  * number of failed or ended requests.
  *
  * <ul>
- *   <li>{@link LiveMode#NONE}: each poll is one catch-up read.
- *   <li>{@link LiveMode#LONG_POLL}: a long-poll may outlive the poll that started it; the next poll
- *       picks up its answer instead of abandoning it.
- *   <li>{@link LiveMode#SSE}: an {@link SseFeed} on a virtual thread follows the stream and hands
- *       results over through a queue.
+ *   <li>{@link LiveMode#NONE}: each poll is one catch-up read, on the polling thread.
+ *   <li>{@link LiveMode#LONG_POLL} and {@link LiveMode#SSE}: a {@link LiveFeed} follows the stream
+ *       on its own thread and hands results over through a queue; a long-poll thus outlives the
+ *       poll that started it instead of being abandoned.
  * </ul>
  *
  * <p>Threading: one thread polls; the fields are owned by it. {@link #close} may come from any
@@ -40,12 +36,11 @@ final class LiveConsumer implements Consumer {
   private long position = -1;
   private boolean upToDate;
   private boolean streamClosed;
-  private Optional<String> cursor = Optional.empty();
-  private CompletableFuture<Dialect.ReadAnswer> pending;
   private long retryAtNanos;
   private int failures;
-  private SseFeed feed;
 
+  // Written by the polling thread, read by close().
+  private volatile LiveFeed feed;
   private volatile boolean closed;
 
   LiveConsumer(Dialect dialect, HttpTransport transport, String stream, ConsumerOptions options) {
@@ -79,101 +74,64 @@ final class LiveConsumer implements Consumer {
     if (position < 0 && !resolveTail(deadline)) {
       return empty();
     }
-    return switch (options.live()) {
-      case NONE -> pollOnce(deadline);
-      case LONG_POLL -> pollLong(deadline);
-      case SSE -> pollFeed(deadline);
-    };
+    return options.live() == LiveMode.NONE ? pollOnce(deadline) : pollFeed(deadline);
   }
 
   /** A consumer from the tail learns where the tail is on its first poll. */
   private boolean resolveTail(long deadline) {
-    while (true) {
-      if (!pauseUntilRetry(deadline)) {
-        return false;
-      }
+    while (pauseUntilRetry(deadline)) {
       try {
-        position = HttpTransport.join(dialect.head(stream)).nextSeq();
+        position = dialect.head(stream).nextSeq();
         failures = 0;
         return true;
       } catch (PicoException e) {
         onFailure(e);
       }
     }
+    return false;
   }
 
   private ReadResult pollOnce(long deadline) {
-    while (true) {
-      if (!pauseUntilRetry(deadline)) {
-        return empty();
-      }
+    while (pauseUntilRetry(deadline)) {
       try {
-        Dialect.ReadAnswer answer =
-            HttpTransport.join(dialect.read(stream, request(false), Optional.empty()));
+        ReadRequest request = ReadRequest.from(position).maxRecords(options.maxRecords());
+        Dialect.ReadAnswer answer = dialect.read(stream, request, Optional.empty());
         failures = 0;
         return deliver(answer.result());
       } catch (PicoException e) {
         onFailure(e);
       }
     }
-  }
-
-  private ReadResult pollLong(long deadline) {
-    while (true) {
-      if (pending == null) {
-        if (!pauseUntilRetry(deadline)) {
-          return empty();
-        }
-        pending = dialect.read(stream, request(true), cursor);
-      }
-      Dialect.ReadAnswer answer;
-      try {
-        long remaining = deadline - System.nanoTime();
-        answer = pending.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
-      } catch (TimeoutException e) {
-        return empty();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return empty();
-      } catch (ExecutionException e) {
-        pending = null;
-        onFailure(HttpTransport.toPicoException(e));
-        continue;
-      }
-      pending = null;
-      failures = 0;
-      cursor = answer.cursor();
-      ReadResult result = deliver(answer.result());
-      if (!result.records().isEmpty() || result.closed() || deadline - System.nanoTime() <= 0) {
-        return result;
-      }
-    }
+    return empty();
   }
 
   private ReadResult pollFeed(long deadline) {
-    if (feed == null) {
-      feed = new SseFeed(dialect, transport, stream, position, backoff);
-      feed.start();
+    LiveFeed running = feed;
+    if (running == null) {
+      running =
+          new LiveFeed(
+              dialect, transport, stream, position, options.live(), options.maxRecords(), backoff);
+      feed = running;
+      running.start();
+      if (closed) {
+        running.close();
+      }
     }
-    Object first;
+    Object item;
     try {
-      first = feed.take(Math.max(0, deadline - System.nanoTime()));
+      item = running.take(Math.max(0, deadline - System.nanoTime()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return empty();
     }
-    if (first == null) {
-      return empty();
-    }
     List<ReadRecord> records = new ArrayList<>();
     ReadResult last = null;
-    Object item = first;
     while (item != null) {
       if (item instanceof PicoException error) {
-        if (records.isEmpty()) {
+        if (last == null) {
           throw error;
         }
-        feed.pushBack(error);
+        running.pushBack(error);
         break;
       }
       ReadResult result = (ReadResult) item;
@@ -182,16 +140,12 @@ final class LiveConsumer implements Consumer {
       if (result.closed() || records.size() >= MAX_MERGED_RECORDS) {
         break;
       }
-      item = feed.poll();
+      item = running.poll();
     }
     if (last == null) {
       return empty();
     }
     return deliver(new ReadResult(records, last.nextSeq(), last.upToDate(), last.closed()));
-  }
-
-  private ReadRequest request(boolean longPoll) {
-    return ReadRequest.from(position).maxRecords(options.maxRecords()).longPoll(longPoll);
   }
 
   /**
@@ -226,12 +180,15 @@ final class LiveConsumer implements Consumer {
     retryAtNanos = System.nanoTime() + backoff.delayNanos(failures++, ThreadLocalRandom.current());
   }
 
-  /** Sleeps until the next retry may go; false if the deadline comes first. */
+  /**
+   * Sleeps until the next retry may go. False if the deadline comes first; a first try always goes,
+   * so a zero timeout still reads once.
+   */
   private boolean pauseUntilRetry(long deadline) {
-    long now = System.nanoTime();
-    if (failures == 0 || retryAtNanos - now <= 0) {
-      return deadline - now > 0 || failures == 0;
+    if (failures == 0) {
+      return true;
     }
+    long now = System.nanoTime();
     long sleep = Math.min(retryAtNanos - now, deadline - now);
     if (sleep > 0) {
       try {
@@ -247,11 +204,7 @@ final class LiveConsumer implements Consumer {
   @Override
   public void close() {
     closed = true;
-    CompletableFuture<Dialect.ReadAnswer> inFlight = pending;
-    if (inFlight != null) {
-      inFlight.cancel(true);
-    }
-    SseFeed running = feed;
+    LiveFeed running = feed;
     if (running != null) {
       running.close();
     }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -90,7 +91,7 @@ public final class PicoClient implements AutoCloseable {
    * @throws ConflictException if it exists with another content type (or other settings)
    */
   public StreamInfo create(String stream, CreateOptions options) {
-    return HttpTransport.join(dialect.create(stream, options));
+    return dialect.create(stream, options);
   }
 
   /**
@@ -100,7 +101,7 @@ public final class PicoClient implements AutoCloseable {
    * @throws StreamNotFoundException if it does not exist
    */
   public StreamInfo head(String stream) {
-    return HttpTransport.join(dialect.head(stream));
+    return dialect.head(stream);
   }
 
   /** Appends {@code records} as one batch: consecutive seqs, durable all together. */
@@ -127,12 +128,11 @@ public final class PicoClient implements AutoCloseable {
    *     Streams
    */
   public AppendResult append(String stream, List<Record> records, AppendOptions options) {
-    List<Dialect.PreparedAppend> appends =
-        HttpTransport.join(dialect.prepare(stream, List.copyOf(records), options));
+    List<Dialect.PreparedAppend> appends = dialect.prepare(stream, List.copyOf(records), options);
     AppendResult first = null;
     AppendResult last = null;
     for (Dialect.PreparedAppend append : appends) {
-      last = HttpTransport.join(dialect.send(append));
+      last = dialect.send(append);
       if (first == null) {
         first = last;
       }
@@ -148,7 +148,7 @@ public final class PicoClient implements AutoCloseable {
    * @throws BadRequestException if {@code request} starts past the tail
    */
   public ReadResult read(String stream, ReadRequest request) {
-    return HttpTransport.join(dialect.read(stream, request, Optional.empty())).result();
+    return dialect.read(stream, request, Optional.empty()).result();
   }
 
   /**
@@ -157,7 +157,7 @@ public final class PicoClient implements AutoCloseable {
    * @throws UnsupportedByProtocolException under Durable Streams
    */
   public ListPage list(ListRequest request) {
-    return HttpTransport.join(dialect.list(request));
+    return dialect.list(request);
   }
 
   /**
@@ -168,12 +168,12 @@ public final class PicoClient implements AutoCloseable {
    */
   public void trim(String stream, long beforeSeq) {
     Settings.notNegative(beforeSeq, "beforeSeq");
-    HttpTransport.join(dialect.trim(stream, beforeSeq));
+    dialect.trim(stream, beforeSeq);
   }
 
   /** Seals a stream: it takes no more appends. Sealing a sealed stream succeeds. */
   public AppendResult close(String stream) {
-    return HttpTransport.join(dialect.close(stream));
+    return dialect.close(stream);
   }
 
   /**
@@ -182,7 +182,7 @@ public final class PicoClient implements AutoCloseable {
    * @throws StreamNotFoundException if it does not exist
    */
   public void delete(String stream) {
-    HttpTransport.join(dialect.delete(stream));
+    dialect.delete(stream);
   }
 
   /** A consumer that follows {@code stream}; see {@link Consumer}. Sends nothing yet. */
@@ -200,14 +200,17 @@ public final class PicoClient implements AutoCloseable {
    */
   public ProducerSession producer(String stream, ProducerOptions options) {
     int maxBatchRecords = options.maxBatchRecords();
-    if (dialect instanceof DsDialect ds
-        && !DsDialect.isJson(HttpTransport.join(ds.contentType(stream)))) {
+    if (dialect instanceof DsDialect ds && !DsDialect.isJson(ds.contentType(stream))) {
       maxBatchRecords = 1;
     }
     ScheduledExecutorService scheduler =
         Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("picomq-producer-" + stream).factory());
-    return new BatchingProducer(dialect, stream, options, maxBatchRecords, scheduler);
+            Thread.ofPlatform().daemon().name("picomq-producer-timer-" + stream).factory());
+    // Sender threads: at most maxInFlightRequests are busy at once; idle ones end after a minute.
+    ExecutorService senders =
+        Executors.newCachedThreadPool(
+            Thread.ofPlatform().daemon().name("picomq-producer-" + stream + "-", 0).factory());
+    return new BatchingProducer(dialect, stream, options, maxBatchRecords, scheduler, senders);
   }
 
   /** A client of the admin listener at {@code adminEndpoint}, with this client's HTTP settings. */

@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The Pico protocol: streams at {@code BASE/{stream}}, appends as binary batches ({@link
@@ -48,12 +47,12 @@ final class PicoDialect implements Dialect {
     return Protocol.PICO;
   }
 
-  private CompletableFuture<HttpResponse<byte[]>> call(HttpCall call) {
-    return transport.send(call).thenApply(response -> Responses.success(Protocol.PICO, response));
+  private HttpResponse<byte[]> call(HttpCall call) {
+    return Responses.success(Protocol.PICO, transport.send(call));
   }
 
   @Override
-  public CompletableFuture<StreamInfo> create(String stream, CreateOptions options) {
+  public StreamInfo create(String stream, CreateOptions options) {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Content-Type", options.contentType());
     options.ttl().ifPresent(ttl -> headers.put(PicoHeaders.TTL, Long.toString(ttl.toSeconds())));
@@ -63,41 +62,33 @@ final class PicoDialect implements Dialect {
     }
     HttpCall put =
         HttpCall.of("PUT", endpoints.stream(stream), requestTimeout).withHeaders(headers);
-    return call(put)
-        .thenApply(
-            response -> {
-              HttpHeaders answer = response.headers();
-              return new StreamInfo(
-                  Endpoints.name(stream),
-                  answer.firstValue("Content-Type").orElse(options.contentType()),
-                  Responses.number(answer, PicoHeaders.START_SEQ).orElse(0),
-                  Responses.requiredNumber(answer, PicoHeaders.NEXT_SEQ),
-                  Responses.flag(answer, PicoHeaders.CLOSED),
-                  options.ttl(),
-                  options.expiresAt());
-            });
+    HttpHeaders answer = call(put).headers();
+    return new StreamInfo(
+        Endpoints.name(stream),
+        answer.firstValue("Content-Type").orElse(options.contentType()),
+        Responses.number(answer, PicoHeaders.START_SEQ).orElse(0),
+        Responses.requiredNumber(answer, PicoHeaders.NEXT_SEQ),
+        Responses.flag(answer, PicoHeaders.CLOSED),
+        options.ttl(),
+        options.expiresAt());
   }
 
   @Override
-  public CompletableFuture<StreamInfo> head(String stream) {
-    return call(HttpCall.of("HEAD", endpoints.stream(stream), requestTimeout))
-        .thenApply(
-            response -> {
-              HttpHeaders answer = response.headers();
-              return new StreamInfo(
-                  Endpoints.name(stream),
-                  answer.firstValue("Content-Type").orElse(CreateOptions.DEFAULT_CONTENT_TYPE),
-                  Responses.number(answer, PicoHeaders.START_SEQ).orElse(0),
-                  Responses.requiredNumber(answer, PicoHeaders.NEXT_SEQ),
-                  Responses.flag(answer, PicoHeaders.CLOSED),
-                  Responses.ttl(answer, PicoHeaders.TTL),
-                  Responses.instant(answer, PicoHeaders.EXPIRES_AT));
-            });
+  public StreamInfo head(String stream) {
+    HttpHeaders answer =
+        call(HttpCall.of("HEAD", endpoints.stream(stream), requestTimeout)).headers();
+    return new StreamInfo(
+        Endpoints.name(stream),
+        answer.firstValue("Content-Type").orElse(CreateOptions.DEFAULT_CONTENT_TYPE),
+        Responses.number(answer, PicoHeaders.START_SEQ).orElse(0),
+        Responses.requiredNumber(answer, PicoHeaders.NEXT_SEQ),
+        Responses.flag(answer, PicoHeaders.CLOSED),
+        Responses.ttl(answer, PicoHeaders.TTL),
+        Responses.instant(answer, PicoHeaders.EXPIRES_AT));
   }
 
   @Override
-  public CompletableFuture<List<PreparedAppend>> prepare(
-      String stream, List<Record> records, AppendOptions options) {
+  public List<PreparedAppend> prepare(String stream, List<Record> records, AppendOptions options) {
     Map<String, String> headers = new LinkedHashMap<>();
     options
         .producer()
@@ -116,8 +107,7 @@ final class PicoDialect implements Dialect {
       if (!options.close()) {
         throw new IllegalArgumentException("an append needs records (or close(true))");
       }
-      return CompletableFuture.completedFuture(
-          List.of(new PreparedAppend(post.withHeaders(headers), 0)));
+      return List.of(new PreparedAppend(post.withHeaders(headers), 0));
     }
     headers.put("Content-Type", PicoMediaTypes.BATCH_BINARY);
     List<AppendBatch.Entry> entries = new ArrayList<>(records.size());
@@ -125,33 +115,28 @@ final class PicoDialect implements Dialect {
       entries.add(AppendBatch.Entry.of(record.headers(), record.body()));
     }
     byte[] body = AppendBatch.encode(entries);
-    return CompletableFuture.completedFuture(
-        List.of(new PreparedAppend(post.withHeaders(headers).withBody(body), records.size())));
+    return List.of(new PreparedAppend(post.withHeaders(headers).withBody(body), records.size()));
   }
 
   @Override
-  public CompletableFuture<AppendResult> send(PreparedAppend append) {
-    return call(append.call())
-        .thenApply(
-            response -> {
-              HttpHeaders answer = response.headers();
-              long next = Responses.requiredNumber(answer, PicoHeaders.NEXT_SEQ);
-              if (response.statusCode() == 204) {
-                // A duplicate: the server had this producer seq already; the records' own seqs
-                // are not in the answer.
-                return new AppendResult(next, next, 0, true);
-              }
-              return new AppendResult(
-                  Responses.number(answer, PicoHeaders.START_SEQ).orElse(next),
-                  next,
-                  Responses.number(answer, PicoHeaders.TIMESTAMP).orElse(0),
-                  false);
-            });
+  public AppendResult send(PreparedAppend append) {
+    HttpResponse<byte[]> response = call(append.call());
+    HttpHeaders answer = response.headers();
+    long next = Responses.requiredNumber(answer, PicoHeaders.NEXT_SEQ);
+    if (response.statusCode() == 204) {
+      // A duplicate: the server had this producer seq already; the records' own seqs are not in
+      // the answer.
+      return new AppendResult(next, next, 0, true);
+    }
+    return new AppendResult(
+        Responses.number(answer, PicoHeaders.START_SEQ).orElse(next),
+        next,
+        Responses.number(answer, PicoHeaders.TIMESTAMP).orElse(0),
+        false);
   }
 
   @Override
-  public CompletableFuture<ReadAnswer> read(
-      String stream, ReadRequest request, Optional<String> cursor) {
+  public ReadAnswer read(String stream, ReadRequest request, Optional<String> cursor) {
     Map<String, String> query = new LinkedHashMap<>();
     query.put("seq", request.seq().isPresent() ? Long.toString(request.seq().getAsLong()) : "now");
     if (request.maxRecords() > 0) {
@@ -170,7 +155,7 @@ final class PicoDialect implements Dialect {
             "GET",
             endpoints.stream(stream, query),
             request.longPoll() ? liveTimeout : requestTimeout);
-    return call(get).thenApply(PicoDialect::readAnswer);
+    return readAnswer(call(get));
   }
 
   private static ReadAnswer readAnswer(HttpResponse<byte[]> response) {
@@ -196,7 +181,7 @@ final class PicoDialect implements Dialect {
   }
 
   @Override
-  public CompletableFuture<ListPage> list(ListRequest request) {
+  public ListPage list(ListRequest request) {
     Map<String, String> query = new LinkedHashMap<>();
     if (!request.prefix().isEmpty()) {
       query.put("prefix", Endpoints.name(request.prefix()));
@@ -205,8 +190,7 @@ final class PicoDialect implements Dialect {
       query.put("limit", Integer.toString(request.limit()));
     }
     request.startAfter().ifPresent(name -> query.put("start_after", Endpoints.name(name)));
-    return call(HttpCall.of("GET", endpoints.root(query), requestTimeout))
-        .thenApply(response -> listPage(response.body()));
+    return listPage(call(HttpCall.of("GET", endpoints.root(query), requestTimeout)).body());
   }
 
   private static ListPage listPage(byte[] body) {
@@ -236,23 +220,21 @@ final class PicoDialect implements Dialect {
   }
 
   @Override
-  public CompletableFuture<Void> trim(String stream, long beforeSeq) {
+  public void trim(String stream, long beforeSeq) {
     HttpCall post =
         HttpCall.of("POST", endpoints.stream(stream), requestTimeout)
             .withHeaders(Map.of(PicoHeaders.TRIM_SEQ, Long.toString(beforeSeq)));
-    return call(post).thenApply(response -> null);
+    call(post);
   }
 
   @Override
-  public CompletableFuture<AppendResult> close(String stream) {
-    return prepare(stream, List.of(), AppendOptions.defaults().close(true))
-        .thenCompose(appends -> send(appends.getFirst()));
+  public AppendResult close(String stream) {
+    return send(prepare(stream, List.of(), AppendOptions.defaults().close(true)).getFirst());
   }
 
   @Override
-  public CompletableFuture<Void> delete(String stream) {
-    return call(HttpCall.of("DELETE", endpoints.stream(stream), requestTimeout))
-        .thenApply(response -> null);
+  public void delete(String stream) {
+    call(HttpCall.of("DELETE", endpoints.stream(stream), requestTimeout));
   }
 
   @Override

@@ -17,8 +17,13 @@ final class ProducerBatch {
   final List<CompletableFuture<AppendResult>> futures;
   final long bytes;
 
-  /** The request(s) that append it, prepared once; set by the session when it seals the batch. */
-  CompletableFuture<Dialect.PreparedAppend> prepared;
+  /**
+   * The request that appends it, prepared once by the first transmission and resent as it is.
+   * Written and read by whichever thread transmits the batch; transmissions of one batch never
+   * overlap, and each starts after the previous one ended (a happens-before edge through the
+   * session's lock or executor), so no further guard is needed.
+   */
+  Dialect.PreparedAppend prepared;
 
   /** Set on the first transmission: when the session gives up resending. */
   long deadlineNanos;

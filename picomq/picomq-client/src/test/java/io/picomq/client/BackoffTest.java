@@ -1,0 +1,45 @@
+package io.picomq.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class BackoffTest {
+
+  private final Backoff backoff = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(5), 0.2);
+
+  @Test
+  void pausesDoubleUpToTheMaximum() {
+    Random noJitter =
+        new Random(1) {
+          @Override
+          public double nextDouble() {
+            return 0;
+          }
+        };
+    assertThat(backoff.delayNanos(0, noJitter)).isEqualTo(Duration.ofMillis(50).toNanos());
+    assertThat(backoff.delayNanos(3, noJitter)).isEqualTo(Duration.ofMillis(400).toNanos());
+    assertThat(backoff.delayNanos(10, noJitter)).isEqualTo(Duration.ofSeconds(5).toNanos());
+    assertThat(backoff.delayNanos(1_000, noJitter)).isEqualTo(Duration.ofSeconds(5).toNanos());
+  }
+
+  @Test
+  void jitterTakesAtMostItsFraction() {
+    Random random = new Random(Long.getLong("picomq.seed", 7));
+    for (int attempt = 0; attempt < 70; attempt++) {
+      long full =
+          backoff.delayNanos(
+              attempt,
+              new Random() {
+                @Override
+                public double nextDouble() {
+                  return 0;
+                }
+              });
+      long delay = backoff.delayNanos(attempt, random);
+      assertThat(delay).isBetween((long) (full * 0.8), full);
+    }
+  }
+}
