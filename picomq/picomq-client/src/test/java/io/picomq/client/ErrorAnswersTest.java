@@ -1,0 +1,86 @@
+package io.picomq.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ErrorAnswersTest {
+
+  private static PicoException map(
+      Protocol protocol, int status, Map<String, String> headers, String body) {
+    Map<String, List<String>> multi = new java.util.HashMap<>();
+    headers.forEach((k, v) -> multi.put(k, List.of(v)));
+    return ErrorAnswers.from(
+        protocol,
+        status,
+        HttpHeaders.of(multi, (a, b) -> true),
+        body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void eachStatusAndCodeHasItsException() {
+    assertThat(map(Protocol.PICO, 404, Map.of(), ""))
+        .isInstanceOf(StreamNotFoundException.class)
+        .extracting(PicoException::errorCode)
+        .isEqualTo("stream_not_found");
+    assertThat(map(Protocol.PICO, 409, Map.of(), "{\"error\":\"stream_closed\",\"message\":\"m\"}"))
+        .isInstanceOf(StreamClosedException.class);
+    assertThat(map(Protocol.PICO, 409, Map.of(), "{\"error\":\"stream_conflict\"}"))
+        .isExactlyInstanceOf(ConflictException.class);
+    assertThat(map(Protocol.DURABLE_STREAMS, 403, Map.of(), "{\"error\":\"stale_producer_epoch\"}"))
+        .isInstanceOf(StaleProducerEpochException.class);
+    assertThat(map(Protocol.PICO, 413, Map.of(), "{\"error\":\"body_too_large\"}"))
+        .isInstanceOf(BadRequestException.class);
+    assertThat(map(Protocol.PICO, 503, Map.of(), "busy"))
+        .isInstanceOfSatisfying(
+            ServerException.class,
+            e -> {
+              assertThat(e.isRetriable()).isTrue();
+              assertThat(e.message()).isEqualTo("busy");
+              assertThat(e.errorCode()).isEqualTo("http_503");
+            });
+  }
+
+  @Test
+  void numbersComeFromTheBodyOrTheProtocolsHeaders() {
+    assertThat(map(Protocol.PICO, 409, Map.of(), "{\"error\":\"seq_mismatch\",\"next_seq\":5}"))
+        .isInstanceOfSatisfying(
+            SeqMismatchException.class, e -> assertThat(e.nextSeq()).isEqualTo(5));
+    assertThat(
+            map(
+                Protocol.PICO,
+                409,
+                Map.of("Pico-Expected-Seq", "1", "Pico-Received-Seq", "3"),
+                "{\"error\":\"producer_seq_gap\"}"))
+        .isInstanceOfSatisfying(
+            ProducerConflictException.class,
+            e -> {
+              assertThat(e.expectedSeq()).isEqualTo(1);
+              assertThat(e.receivedSeq()).isEqualTo(3);
+            });
+    assertThat(
+            map(
+                Protocol.DURABLE_STREAMS,
+                409,
+                Map.of("Producer-Expected-Seq", "2", "Producer-Received-Seq", "4"),
+                "{\"error\":\"producer_seq_gap\"}"))
+        .isInstanceOfSatisfying(
+            ProducerConflictException.class, e -> assertThat(e.expectedSeq()).isEqualTo(2));
+  }
+
+  @Test
+  void theWholeBodyIsKept() {
+    PicoException e =
+        map(
+            Protocol.PICO,
+            400,
+            Map.of(),
+            "{\"error\":\"bad_request\",\"message\":\"no\",\"extra\":1}");
+    assertThat(e.body().path("extra").asInt()).isEqualTo(1);
+    assertThat(e.getMessage()).isEqualTo("400 bad_request: no");
+  }
+}
