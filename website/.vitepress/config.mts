@@ -26,7 +26,8 @@ export default defineConfig({
           items: [
             { text: 'The Pico protocol', link: '/docs/pico-protocol' },
             { text: 'Durable Streams', link: '/docs/durable-streams' },
-            { text: 'HTTP API (OpenAPI)', link: '/docs/http-api' }
+            { text: 'HTTP API (OpenAPI)', link: '/docs/http-api' },
+            { text: 'Java client SDK', link: '/docs/client-sdk' }
           ]
         },
         {

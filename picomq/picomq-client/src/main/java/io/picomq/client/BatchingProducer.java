@@ -291,8 +291,15 @@ final class BatchingProducer implements ProducerSession {
           waitingForPredecessor.computeIfAbsent(predecessor, k -> new ArrayList<>()).add(batch);
           return;
         }
-        // The predecessor was accepted after this batch reached the server: go again now.
-        delayNanos = 0;
+        // The predecessor was accepted after this batch reached the server: go again at once. A
+        // gap that persists (the server lost producer state) backs off and ends at the deadline.
+        delayNanos =
+            batch.gapResends++ == 0
+                ? 0
+                : backoff.delayNanos(batch.attempts++, ThreadLocalRandom.current());
+        if (System.nanoTime() + delayNanos - batch.deadlineNanos > 0) {
+          delayNanos = -1;
+        }
       } else if (error.isRetriable()) {
         delayNanos = backoff.delayNanos(batch.attempts++, ThreadLocalRandom.current());
         if (System.nanoTime() + delayNanos - batch.deadlineNanos > 0) {
@@ -300,6 +307,10 @@ final class BatchingProducer implements ProducerSession {
         }
       } else {
         delayNanos = -1;
+      }
+      if (delayNanos < 0 && failure == null) {
+        // Broken before any future fails, so that whoever sees the failure cannot send more.
+        failure = error;
       }
     } finally {
       lock.unlock();
@@ -314,12 +325,14 @@ final class BatchingProducer implements ProducerSession {
     }
   }
 
-  /** A gap whose missing seqs are this session's own batches still under way. Under lock. */
-  private boolean isGapBehindOwnBatch(PicoException error, ProducerBatch batch) {
+  /**
+   * A gap whose missing seqs are this session's own earlier batches: every seq below this one was
+   * sent by this session, so they are under way (or were accepted after this batch got there).
+   */
+  private static boolean isGapBehindOwnBatch(PicoException error, ProducerBatch batch) {
     return error instanceof ProducerConflictException gap
         && gap.expectedSeq() >= 0
-        && gap.expectedSeq() < batch.producerSeq
-        && sequencer.isPending(gap.expectedSeq());
+        && gap.expectedSeq() < batch.producerSeq;
   }
 
   /** Records a batch's outcome and completes the futures it releases, in order. */

@@ -31,6 +31,9 @@ final class ProducerBatch {
   /** Resends so far for failures (not for waiting on an earlier batch). */
   int attempts;
 
+  /** Resends so far because the server had not yet taken an earlier batch. */
+  int gapResends;
+
   ProducerBatch(
       long producerSeq,
       List<Record> records,
