@@ -3,13 +3,17 @@ package io.picomq.e2e.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.picomq.client.AdminClient;
 import io.picomq.client.AppendOptions;
 import io.picomq.client.AppendResult;
 import io.picomq.client.BadRequestException;
 import io.picomq.client.ConflictException;
+import io.picomq.client.Consumer;
+import io.picomq.client.ConsumerOptions;
 import io.picomq.client.CreateOptions;
 import io.picomq.client.ListPage;
 import io.picomq.client.ListRequest;
+import io.picomq.client.LiveMode;
 import io.picomq.client.PicoClient;
 import io.picomq.client.ProducerConflictException;
 import io.picomq.client.ProducerId;
@@ -32,6 +36,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -406,6 +412,87 @@ class ClientCrudTest {
       StreamInfo head = client.head(stream);
 
       assertThat(head.ttl()).contains(Duration.ofHours(1));
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("servers")
+  void concurrentAppendsThroughOneClientEachGetTheirOwnSeqs(Servers servers) throws Exception {
+    try (PicoClient client = client(servers)) {
+      String stream = Servers.freshStream("concurrent");
+      client.create(stream, CreateOptions.builder().contentType("application/json").build());
+      int threads = 16;
+      int perThread = 25;
+      java.util.concurrent.ExecutorService pool = Executors.newFixedThreadPool(threads);
+      List<Future<List<Long>>> results = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  List<Long> seqs = new java.util.ArrayList<>();
+                  for (int i = 0; i < perThread; i++) {
+                    seqs.add(client.append(stream, List.of(text("0"))).startSeq());
+                  }
+                  return seqs;
+                }));
+      }
+      java.util.Set<Long> seqs = new java.util.TreeSet<>();
+      for (Future<List<Long>> result : results) {
+        seqs.addAll(result.get(120, java.util.concurrent.TimeUnit.SECONDS));
+      }
+      pool.shutdown();
+
+      assertThat(seqs).hasSize(threads * perThread).first().isEqualTo(0L);
+      assertThat(client.head(stream).nextSeq()).isEqualTo(threads * perThread);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("servers")
+  void aConsumerWithoutLiveModeReadsToTheEndAndReturns(Servers servers) {
+    try (PicoClient client = client(servers)) {
+      String stream = Servers.freshStream("none");
+      client.create(stream, CreateOptions.builder().contentType("application/json").build());
+      client.append(stream, List.of(text("1"), text("2"), text("3")));
+      try (Consumer consumer =
+          client.consumer(stream, ConsumerOptions.fromSeq(1).live(LiveMode.NONE).maxRecords(1))) {
+        List<Long> seen = new java.util.ArrayList<>();
+        ReadResult result;
+        do {
+          result = consumer.poll(Duration.ZERO);
+          result.records().forEach(r -> seen.add(r.seq()));
+        } while (!result.upToDate());
+
+        assertThat(seen).containsExactly(1L, 2L);
+        assertThat(consumer.position()).isEqualTo(3);
+        assertThat(consumer.poll(Duration.ZERO).records()).isEmpty();
+        client.close(stream);
+        assertThat(consumer.poll(Duration.ZERO).closed()).isTrue();
+        assertThat(consumer.isClosed()).isTrue();
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("servers")
+  void theAdminApiAnswersJson(Servers servers) {
+    ServerProcess server = SERVERS.get(servers.protocol());
+    try (PicoClient client = client(servers);
+        AdminClient admin = client.admin(server.adminEndpoint())) {
+      String stream = Servers.freshStream("admin");
+      client.create(stream, CreateOptions.defaults());
+
+      assertThat(admin.nodes().path("nodes")).hasSize(1);
+      long nodeId = admin.cluster().path("nodeId").asLong();
+      assertThat(admin.nodes().path("nodes").get(0).path("nodeId").asLong()).isEqualTo(nodeId);
+      assertThat(admin.stream(stream).isObject()).isTrue();
+      assertThatThrownBy(() -> admin.stream("/no/such/stream"))
+          .isInstanceOfSatisfying(
+              StreamNotFoundException.class,
+              e -> assertThat(e.errorCode()).isEqualTo("stream_not_found"));
+      assertThatThrownBy(() -> admin.transfer(stream, nodeId))
+          .isInstanceOfSatisfying(
+              ConflictException.class, e -> assertThat(e.errorCode()).isEqualTo("already_on_node"));
     }
   }
 
