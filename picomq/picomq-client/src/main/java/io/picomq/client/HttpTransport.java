@@ -35,6 +35,7 @@ final class HttpTransport implements AutoCloseable {
   private final boolean http2;
   private final URI warmUpUri;
   private final AtomicBoolean warm = new AtomicBoolean();
+  private volatile boolean closed;
 
   HttpTransport(HttpClient client, boolean ownsClient, URI warmUpUri) {
     this.client = client;
@@ -68,6 +69,16 @@ final class HttpTransport implements AutoCloseable {
    * completes on the client's own threads.
    */
   private <T> HttpResponse<T> send(HttpCall call, BodyHandler<T> handler) {
+    if (closed) {
+      // Not retriable: consumers and producer sessions of a closed client stop instead of
+      // retrying forever.
+      throw new PicoException(
+          0,
+          "client_closed",
+          "the client is closed: " + call.method() + " " + call.uri(),
+          null,
+          null);
+    }
     warmUp();
     BodyHandler<T> skippingRedirects =
         info ->
@@ -169,6 +180,7 @@ final class HttpTransport implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     if (ownsClient) {
       client.shutdownNow();
     }

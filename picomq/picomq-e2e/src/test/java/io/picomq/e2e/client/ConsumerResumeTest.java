@@ -12,6 +12,8 @@ import io.picomq.client.ReadRecord;
 import io.picomq.client.ReadResult;
 import io.picomq.client.Record;
 import io.picomq.e2e.ServerProcess;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -118,6 +120,40 @@ class ConsumerResumeTest {
         assertThat(consumer.isClosed()).isTrue();
         assertThat(consumer.position()).isEqualTo(2);
         assertThat(consumer.poll(Duration.ofSeconds(1)).closed()).isTrue();
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}, {1}")
+  @MethodSource("cases")
+  void bytesStreamsArriveWhole(Servers servers, LiveMode mode) throws Exception {
+    try (ServerProcess server = Servers.start(dir, servers.protocol());
+        PicoClient client = servers.client(server)) {
+      for (String contentType : List.of("application/octet-stream", "text/plain")) {
+        String stream = Servers.freshStream("bytes");
+        client.create(stream, CreateOptions.builder().contentType(contentType).build());
+        byte[] binary = {0, 10, 13, (byte) 0xff, 'x'};
+        byte[] text = "line one\nline two".getBytes(StandardCharsets.UTF_8);
+        byte[] first = contentType.startsWith("text/") ? text : binary;
+        client.append(stream, List.of(Record.of(first), Record.of("end")));
+        client.close(stream);
+
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        try (Consumer consumer = client.consumer(stream, ConsumerOptions.fromSeq(0).live(mode))) {
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+          while (!consumer.isClosed() && System.nanoTime() < deadline) {
+            consumer
+                .poll(Duration.ofSeconds(1))
+                .records()
+                .forEach(r -> received.writeBytes(r.body()));
+          }
+          assertThat(consumer.isClosed()).isTrue();
+          assertThat(consumer.position()).isEqualTo(2);
+        }
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        expected.writeBytes(first);
+        expected.writeBytes("end".getBytes(StandardCharsets.UTF_8));
+        assertThat(received.toByteArray()).as(contentType).isEqualTo(expected.toByteArray());
       }
     }
   }
