@@ -77,6 +77,7 @@ public record CreateOptions(
       return this;
     }
 
+    /** The options; each setting not made keeps its default. */
     public CreateOptions build() {
       return new CreateOptions(
           contentType == null ? DEFAULT_CONTENT_TYPE : contentType,

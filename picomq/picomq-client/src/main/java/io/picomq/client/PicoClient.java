@@ -283,6 +283,7 @@ public final class PicoClient implements AutoCloseable {
       return this;
     }
 
+    /** A new client; it connects on its first request. */
     public PicoClient build() {
       return new PicoClient(this);
     }

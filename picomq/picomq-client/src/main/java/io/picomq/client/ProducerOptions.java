@@ -111,44 +111,55 @@ public record ProducerOptions(
       this.base = base;
     }
 
+    /** The producer id (default: a random UUID per session). */
     public Builder producerId(String producerId) {
       this.producerId = Settings.once(this.producerId, producerId, "producerId");
       return this;
     }
 
+    /** The producer epoch (default 0); a restarted producer reusing its id takes a higher one. */
     public Builder epoch(long epoch) {
       this.epoch = Settings.once(this.epoch, epoch, "epoch");
       return this;
     }
 
+    /** How long a batch waits for more records while a request slot is free (default 5 ms). */
     public Builder linger(Duration linger) {
       this.linger = Settings.once(this.linger, linger, "linger");
       return this;
     }
 
+    /** At most this many records per append (default 1000). */
     public Builder maxBatchRecords(int maxBatchRecords) {
       this.maxBatchRecords =
           Settings.once(this.maxBatchRecords, maxBatchRecords, "maxBatchRecords");
       return this;
     }
 
+    /** At most about this many body bytes per append (default 1 MiB). */
     public Builder maxBatchBytes(long maxBatchBytes) {
       this.maxBatchBytes = Settings.once(this.maxBatchBytes, maxBatchBytes, "maxBatchBytes");
       return this;
     }
 
+    /**
+     * At most this many body bytes sent but not yet acknowledged, queued ones included (default 16
+     * MiB).
+     */
     public Builder maxInFlightBytes(long maxInFlightBytes) {
       this.maxInFlightBytes =
           Settings.once(this.maxInFlightBytes, maxInFlightBytes, "maxInFlightBytes");
       return this;
     }
 
+    /** At most this many appends on the wire at once (default 8). */
     public Builder maxInFlightRequests(int maxInFlightRequests) {
       this.maxInFlightRequests =
           Settings.once(this.maxInFlightRequests, maxInFlightRequests, "maxInFlightRequests");
       return this;
     }
 
+    /** How long {@link ProducerSession#send} waits for room (default 60 s). */
     public Builder maxBlock(Duration maxBlock) {
       this.maxBlock = Settings.once(this.maxBlock, maxBlock, "maxBlock");
       return this;
@@ -161,17 +172,20 @@ public record ProducerOptions(
       return this;
     }
 
+    /** The fraction of each retry pause drawn at random, 0 to 1 (default 0.2). */
     public Builder jitter(double jitter) {
       this.jitter = Settings.once(this.jitter, jitter, "jitter");
       return this;
     }
 
+    /** How long a batch may keep failing before the session gives up (default 2 min). */
     public Builder deliveryTimeout(Duration deliveryTimeout) {
       this.deliveryTimeout =
           Settings.once(this.deliveryTimeout, deliveryTimeout, "deliveryTimeout");
       return this;
     }
 
+    /** The options; each setting not made keeps its default. */
     public ProducerOptions build() {
       return new ProducerOptions(
           producerId == null ? base.producerId() : Optional.of(producerId),
