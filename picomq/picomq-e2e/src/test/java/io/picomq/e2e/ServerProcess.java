@@ -114,7 +114,11 @@ public final class ServerProcess implements AutoCloseable {
     BufferedReader lines =
         new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     CompletableFuture<Matcher> serving = new CompletableFuture<>();
-    Thread.ofVirtual()
+    // A platform thread: a virtual one blocked in this read would pin a carrier thread (there
+    // may be only two), starving the client threads the test itself runs.
+    Thread.ofPlatform()
+        .daemon()
+        .name("pico-serve-output")
         .start(
             () -> {
               try {
