@@ -23,6 +23,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
+    // The root command's list shows the header; the description is shown by 'serve --help'.
+    header = "Run a PicoMQ node (SQLite + file:// under ./data by default).",
     description = {
       "Run a PicoMQ node. With no flags: SQLite metadata and file storage under ./data,",
       "the Pico protocol on 127.0.0.1:4437 and the admin API on 127.0.0.1:9090."

@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Benchmark a server: throughput and latency of appends and delivery.",
     description = {
       "Benchmark a server: write and tail temporary streams, then report throughput",
       "and latency percentiles of durable acknowledgement and end-to-end delivery,",
