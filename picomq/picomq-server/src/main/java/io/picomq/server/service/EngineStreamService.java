@@ -74,10 +74,12 @@ import org.slf4j.LoggerFactory;
  *       after a crash at any point is a duplicate exactly when its records are in the stream.
  *   <li>Waiters wake when the engine confirms the append that passes them, before the append's
  *       caller hears of it.
- *   <li>Expiry: on every access, and by {@link #expireDue()} which the node calls every second. The
- *       sliding TTL's activity is tracked in memory and written through with the entry's other
- *       changes; after a restart a stream's window restarts at the later of the stored activity and
- *       the load time, so a restart never expires a stream early.
+ *   <li>Expiry: on every access, and by {@link #expireDue()} which the node calls every second. A
+ *       sweep looks only at the streams due by then ({@link ExpiryQueue}), so a node with many
+ *       loaded streams and nothing expiring does nothing each second. The sliding TTL's activity is
+ *       tracked in memory and written through with the entry's other changes; after a restart a
+ *       stream's window restarts at the later of the stored activity and the load time, so a
+ *       restart never expires a stream early.
  * </ul>
  *
  * <h2>Threading</h2>
@@ -120,6 +122,9 @@ public final class EngineStreamService implements StreamService {
   /** Names deleted for good whose registry entry is not yet removed in the log. */
   private final ConcurrentHashMap<String, CompletableFuture<Void>> removing =
       new ConcurrentHashMap<>();
+
+  /** Loaded streams that can expire, by deadline: what {@link #expireDue()} looks at. */
+  private final ExpiryQueue<LiveStream> expiring = new ExpiryQueue<>();
 
   /** Engine streams this service has open, by id (a fork reads its sources' streams). */
   private final ConcurrentHashMap<Long, Stream> engineStreams = new ConcurrentHashMap<>();
@@ -513,6 +518,9 @@ public final class EngineStreamService implements StreamService {
     created.stampedThroughProposed = registration.stampedThrough();
     // A racing create that lost may have loaded this very entry already: keep that one.
     LiveStream raced = live.putIfAbsent(name, created);
+    if (raced == null) {
+      track(created);
+    }
     LiveStream stream = raced != null ? raced : created;
     stream.lock.lock();
     try {
@@ -993,6 +1001,7 @@ public final class EngineStreamService implements StreamService {
             return null;
           }
           live.put(name, stream);
+          track(stream);
         }
       } finally {
         structure.unlock();
@@ -1185,6 +1194,7 @@ public final class EngineStreamService implements StreamService {
         return destroyed;
       }
       live.put(source.name, source);
+      track(source);
     }
     CompletableFuture<Void> released;
     source.lock.lock();
@@ -1203,20 +1213,53 @@ public final class EngineStreamService implements StreamService {
     return CompletableFuture.allOf(destroyed, released);
   }
 
-  /** Expires whatever is loaded and past its time; the node calls it every second. */
+  /**
+   * Expires whatever is loaded and past its time; the node calls it every second. Looks only at the
+   * streams whose queued deadline passed: one whose activity moved its deadline is queued again,
+   * one that is due is ended through {@link #lookup} as any access would. A stream that fails to
+   * end stays queued and is tried again on the next sweep.
+   */
   public void expireDue() {
     long now = clock.millis();
-    for (LiveStream stream : live.values()) {
-      boolean due;
-      stream.lock.lock();
+    for (LiveStream stream : expiring.takeDue(now)) {
       try {
-        due = !stream.removed && !stream.registration.softDeleted() && expired(stream, now);
+        if (expiredNow(stream)) {
+          lookup(stream.name);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("expiring {} failed; retrying on the next sweep: {}", stream.name, e.toString());
       } finally {
-        stream.lock.unlock();
+        track(stream);
       }
-      if (due) {
-        lookup(stream.name);
-      }
+    }
+  }
+
+  /**
+   * Queues a loaded stream for the sweep at its current deadline, unless it cannot expire (no
+   * expiry, soft-deleted: a soft-deleted name stays until its forks go) or is gone. A stream whose
+   * deadline passed is queued at it and ended by the next sweep.
+   */
+  private void track(LiveStream stream) {
+    Optional<Instant> deadline;
+    stream.lock.lock();
+    try {
+      deadline =
+          stream.removed || stream.registration.softDeleted()
+              ? Optional.empty()
+              : expiresAt(stream.registration.expiry(), stream.activityMillis);
+    } finally {
+      stream.lock.unlock();
+    }
+    if (deadline.isPresent() && live.get(stream.name) == stream) {
+      expiring.add(stream, epochMillisSaturated(deadline.get()));
+    }
+  }
+
+  private static long epochMillisSaturated(Instant instant) {
+    try {
+      return instant.toEpochMilli();
+    } catch (ArithmeticException e) {
+      return instant.isBefore(Instant.EPOCH) ? Long.MIN_VALUE : Long.MAX_VALUE;
     }
   }
 

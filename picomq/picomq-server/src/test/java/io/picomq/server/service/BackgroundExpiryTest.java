@@ -2,9 +2,12 @@ package io.picomq.server.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.picomq.server.stream.AppendRequest;
 import io.picomq.server.stream.CreateRequest;
 import io.picomq.server.stream.Expiry;
+import io.picomq.server.stream.NewRecord;
 import io.picomq.server.stream.testing.MutableClock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +16,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** An expired stream leaves the registry without anyone touching it. */
+/**
+ * An expired stream leaves the registry without anyone touching it, on time, while the sweep looks
+ * only at streams whose deadline passed.
+ */
 class BackgroundExpiryTest {
   @TempDir Path dir;
 
@@ -40,5 +46,83 @@ class BackgroundExpiryTest {
       assertThat(EngineStreamService.registeredStreamId(node.plane.state(), "/ttl")).isEmpty();
       assertThat(EngineStreamService.registeredStreamId(node.plane.state(), "/kept")).isPresent();
     }
+  }
+
+  @Test
+  void aDueStreamExpiresOnTimeAmongManyThatAreNot() throws Exception {
+    MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    try (NodeFixture node = new NodeFixture("sqlite:" + dir.resolve("meta.db"), dir, 1, clock)) {
+      int each = 100;
+      for (int i = 0; i < each; i++) {
+        node.service.create("/never-" + i, CreateRequest.of("text/plain")).join();
+        node.service.create("/later-" + i, withExpiry(new Expiry.Ttl(60))).join();
+        node.service
+            .create("/fixed-" + i, withExpiry(new Expiry.At(clock.instant().plusSeconds(30))))
+            .join();
+      }
+      node.service.create("/soon", withExpiry(new Expiry.Ttl(5))).join();
+
+      clock.advance(Duration.ofMillis(4_999));
+      node.service.expireDue();
+      assertThat(registered(node, "/soon")).isTrue();
+
+      clock.advance(Duration.ofMillis(1));
+      node.service.expireDue();
+      assertThat(registered(node, "/soon")).isFalse();
+      for (int i = 0; i < each; i++) {
+        assertThat(registered(node, "/never-" + i)).isTrue();
+        assertThat(registered(node, "/later-" + i)).isTrue();
+        assertThat(registered(node, "/fixed-" + i)).isTrue();
+      }
+
+      // The fixed expiries come due next, then the sliding ones; the streams without stay.
+      clock.advance(Duration.ofSeconds(25));
+      node.service.expireDue();
+      for (int i = 0; i < each; i++) {
+        assertThat(registered(node, "/fixed-" + i)).isFalse();
+        assertThat(registered(node, "/later-" + i)).isTrue();
+      }
+      clock.advance(Duration.ofSeconds(30));
+      node.service.expireDue();
+      for (int i = 0; i < each; i++) {
+        assertThat(registered(node, "/later-" + i)).isFalse();
+        assertThat(registered(node, "/never-" + i)).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void activityMovesTheSweepsDeadline() throws Exception {
+    MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    try (NodeFixture node = new NodeFixture("sqlite:" + dir.resolve("meta.db"), dir, 1, clock)) {
+      node.service.create("/sliding", withExpiry(new Expiry.Ttl(5))).join();
+      clock.advance(Duration.ofSeconds(3));
+      node.service
+          .append(
+              "/sliding",
+              AppendRequest.of(List.of(NewRecord.of("x".getBytes(StandardCharsets.UTF_8)))))
+          .join();
+
+      // Past the deadline the stream was queued with, not past the one its append moved it to.
+      clock.advance(Duration.ofSeconds(3));
+      node.service.expireDue();
+      assertThat(registered(node, "/sliding")).isTrue();
+      clock.advance(Duration.ofSeconds(1));
+      node.service.expireDue();
+      assertThat(registered(node, "/sliding")).isTrue();
+
+      clock.advance(Duration.ofSeconds(1));
+      node.service.expireDue();
+      assertThat(registered(node, "/sliding")).isFalse();
+    }
+  }
+
+  private static CreateRequest withExpiry(Expiry expiry) {
+    return new CreateRequest(
+        Optional.of("text/plain"), Optional.of(expiry), false, List.of(), Optional.empty());
+  }
+
+  private static boolean registered(NodeFixture node, String name) {
+    return EngineStreamService.registeredStreamId(node.plane.state(), name).isPresent();
   }
 }
