@@ -113,7 +113,7 @@ public final class FileObjectStore implements ObjectStore {
   /**
    * {@inheritDoc}
    *
-   * <p>The buffer comes from this store's allocator; the caller releases it.
+   * <p>The buffer is a direct buffer from this store's allocator; the caller releases it.
    */
   @Override
   public CompletableFuture<ByteBuf> get(String key, long start, long end) {
@@ -229,7 +229,10 @@ public final class FileObjectStore implements ObjectStore {
             "range " + range + " of '" + key + "' is too large for one buffer");
       }
       int length = (int) range.lengthBytes();
-      ByteBuf buf = allocator.heapBuffer(length, length);
+      // Direct: the channel reads straight into it. A heap buffer made the JDK read into a
+      // temporary native buffer and copy it over, and a GET of 1 MiB or more was a humongous
+      // array for G1: on a cold replay the copies and the GCs they caused cost more than the disk.
+      ByteBuf buf = allocator.directBuffer(length, length);
       try {
         long position = range.start();
         while (buf.isWritable()) {
