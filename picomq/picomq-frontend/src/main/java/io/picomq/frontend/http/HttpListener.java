@@ -11,6 +11,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.util.AsciiString;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -88,7 +89,8 @@ public final class HttpListener implements AutoCloseable {
         Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("picomq-http-", 0).factory());
     connections = new DefaultChannelGroup("picomq-http", GlobalEventExecutor.INSTANCE);
     HttpHeaders common = new DefaultHttpHeaders();
-    options.commonHeaders().forEach(common::set);
+    // AsciiString values: the encoder copies their bytes at once instead of char by char.
+    options.commonHeaders().forEach((name, value) -> common.set(name, AsciiString.cached(value)));
     state = new ListenerState(handler, handlerExecutor, options.limits(), common);
     try {
       serverChannel =

@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Map.Entry;
@@ -88,7 +89,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
               path,
               uri.rawPath(),
               query,
-              request.headers().copy(),
+              // The request's own headers: releasing the request frees only its body buffer.
+              request.headers(),
               ByteBufUtil.getBytes(request.content()),
               () -> next(ctx));
     } catch (IllegalArgumentException badEncoding) {
@@ -181,7 +183,10 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
   private static long headerBytes(HttpHeaders headers) {
     long bytes = 0;
-    for (Entry<String, String> header : headers) {
+    // The CharSequence view: the String view would turn every name and value into a new String.
+    Iterator<Entry<CharSequence, CharSequence>> all = headers.iteratorCharSequence();
+    while (all.hasNext()) {
+      Entry<CharSequence, CharSequence> header = all.next();
       bytes += header.getKey().length() + header.getValue().length();
     }
     return bytes;
