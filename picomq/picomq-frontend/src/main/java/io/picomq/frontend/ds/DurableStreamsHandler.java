@@ -353,7 +353,9 @@ public final class DurableStreamsHandler implements RequestHandler {
           new AppendRequest(
               records, Optional.of(contentType), producer, writerSeq, OptionalLong.empty(), close);
     }
-    respondToAppend(exchange, append, service.append(name, append).join());
+    AppendRequest sent = append;
+    exchange.answerWhenDone(
+        service.append(name, sent), outcome -> respondToAppend(exchange, sent, outcome));
   }
 
   private static void respondToAppend(

@@ -17,13 +17,19 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One request and the means to answer it, once. The request is fully read (the body is in memory,
  * within {@link HttpLimits}). Answer with {@link #respond} or {@link #stream}; any thread may.
  */
 public final class Exchange {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
 
   private final Channel channel;
   private final ListenerState state;
@@ -134,6 +140,31 @@ public final class Exchange {
     channel.writeAndFlush(response).addListener(written -> finished(!written.isSuccess()));
   }
 
+  /**
+   * Answers once {@code outcome} completes, without a thread waiting for it: {@code answer} runs on
+   * the connection's event loop, where the response is written anyway, so a request costs one
+   * hand-off back instead of a parked virtual thread woken to hand off again. A failed outcome, or
+   * an {@code answer} that throws, is a bug: logged and answered 500 unless an answer has begun.
+   */
+  public <T> void answerWhenDone(CompletableFuture<T> outcome, Consumer<? super T> answer) {
+    outcome.whenCompleteAsync(
+        (value, failure) -> {
+          try {
+            if (failure != null) {
+              throw new CompletionException(failure);
+            }
+            answer.accept(value);
+          } catch (RuntimeException | Error bug) {
+            LOG.error("handler failed on {} {}", method, path, bug);
+            if (!answered()) {
+              respondError(
+                  HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal", "the server failed: a bug");
+            }
+          }
+        },
+        channel.eventLoop());
+  }
+
   /** Answers with the JSON error body of {@link JsonError}. */
   public void respondError(HttpResponseStatus status, String error, String message) {
     respondError(status, new DefaultHttpHeaders(), error, message);
@@ -191,7 +222,10 @@ public final class Exchange {
     if (failed || (!http2 && (closeConnection || state.draining()))) {
       channel.close();
     }
-    if (!channel.eventLoop().isShuttingDown()) {
+    // Usually called by the write's listener, on the event loop already: no task to queue then.
+    if (channel.eventLoop().inEventLoop()) {
+      onFinished.run();
+    } else if (!channel.eventLoop().isShuttingDown()) {
       channel.eventLoop().execute(onFinished);
     }
     done.complete(null);

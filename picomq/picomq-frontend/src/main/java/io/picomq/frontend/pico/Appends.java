@@ -82,7 +82,8 @@ final class Appends {
     }
     AppendRequest request =
         new AppendRequest(records, contentType, producer, Optional.empty(), match, close);
-    answer(exchange, request, service.append(name, request).join());
+    exchange.answerWhenDone(
+        service.append(name, request), outcome -> answer(exchange, request, outcome));
   }
 
   private static Optional<ProducerStamp> producer(Exchange exchange) throws InvalidRequest {
