@@ -9,7 +9,7 @@ import java.util.Optional;
  * What a stream looks like: the answer of {@link PicoClient#create}, {@link PicoClient#head} and
  * {@link PicoClient#list}.
  *
- * @param name the stream's name (its path without the leading slash)
+ * @param name the stream's canonical name, with its leading {@code /} (e.g. {@code /orders/42})
  * @param contentType the stream's content type
  * @param startSeq the first readable seq (above 0 once trimmed); 0 when the protocol does not say
  * @param nextSeq the seq the next appended record gets
