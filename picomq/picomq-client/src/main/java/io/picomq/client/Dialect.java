@@ -1,7 +1,10 @@
 package io.picomq.client;
 
 import java.net.http.HttpHeaders;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -42,6 +45,24 @@ sealed interface Dialect permits PicoDialect, DsDialect {
 
   /** The request of an SSE feed from {@code fromSeq}. */
   HttpCall sse(String stream, long fromSeq, Optional<String> cursor);
+
+  /**
+   * An SSE request in either protocol: they differ only in the parameter naming the position
+   * ({@code seq} or {@code offset}).
+   */
+  static HttpCall sseCall(
+      Endpoints endpoints,
+      String stream,
+      Map.Entry<String, String> position,
+      Optional<String> cursor,
+      Duration timeout) {
+    Map<String, String> query = new LinkedHashMap<>();
+    query.put(position.getKey(), position.getValue());
+    query.put("live", "sse");
+    cursor.ifPresent(c -> query.put("cursor", c));
+    return HttpCall.of("GET", endpoints.stream(stream, query), timeout)
+        .withHeaders(Map.of("Accept", "text/event-stream"));
+  }
 
   /** Decodes the events of an SSE feed on {@code stream} that started at {@code fromSeq}. */
   SseDecoder sseDecoder(String stream, long fromSeq, HttpHeaders responseHeaders);

@@ -327,12 +327,8 @@ final class DsDialect implements Dialect {
 
   @Override
   public HttpCall sse(String stream, long fromSeq, Optional<String> cursor) {
-    Map<String, String> query = new LinkedHashMap<>();
-    query.put("offset", DsOffsets.format(fromSeq));
-    query.put("live", "sse");
-    cursor.ifPresent(c -> query.put("cursor", c));
-    return HttpCall.of("GET", endpoints.stream(stream, query), requestTimeout)
-        .withHeaders(Map.of("Accept", "text/event-stream"));
+    return Dialect.sseCall(
+        endpoints, stream, Map.entry("offset", DsOffsets.format(fromSeq)), cursor, requestTimeout);
   }
 
   @Override

@@ -239,12 +239,8 @@ final class PicoDialect implements Dialect {
 
   @Override
   public HttpCall sse(String stream, long fromSeq, Optional<String> cursor) {
-    Map<String, String> query = new LinkedHashMap<>();
-    query.put("seq", Long.toString(fromSeq));
-    query.put("live", "sse");
-    cursor.ifPresent(c -> query.put("cursor", c));
-    return HttpCall.of("GET", endpoints.stream(stream, query), requestTimeout)
-        .withHeaders(Map.of("Accept", "text/event-stream"));
+    return Dialect.sseCall(
+        endpoints, stream, Map.entry("seq", Long.toString(fromSeq)), cursor, requestTimeout);
   }
 
   @Override
