@@ -2,6 +2,9 @@ package io.picomq.s3stream.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -89,6 +92,80 @@ public final class RecordBatchCodec {
           "index " + index + " is before the reader index " + buf.readerIndex());
     }
     long available = (long) buf.writerIndex() - index;
+    checkFixedPart(available, index);
+    checkMagic(buf.getByte(index), index);
+    int payloadLength = buf.getInt(index + 29);
+    checkPayloadLength(payloadLength, available, index);
+    return new RecordBatchHeader(
+        buf.getLong(index + 1),
+        buf.getLong(index + 9),
+        buf.getLong(index + 17),
+        buf.getInt(index + 25),
+        payloadLength);
+  }
+
+  /**
+   * Decodes {@code count} consecutive batches from {@code buf}'s reader index and advances the
+   * reader index past them: {@link #decode} repeated, faster. Headers are read through an NIO view
+   * (of the bytes when they lie in one memory region, else of a copy of each header), which costs a
+   * bounds check per field where a derived {@link ByteBuf} also checks the reference count of the
+   * buffer it derives from, per field.
+   *
+   * @return the batches, each payload a retained slice of {@code buf} as for {@link #decode}
+   * @throws CorruptDataException as for {@link #decode}; nothing is then left retained, and the
+   *     reader index of {@code buf} is unchanged
+   */
+  public static List<RecordBatch> decode(ByteBuf buf, int count) {
+    int start = buf.readerIndex();
+    boolean oneRegion = buf.nioBufferCount() == 1;
+    ByteBuffer view = oneRegion ? buf.nioBuffer() : ByteBuffer.allocate(RecordBatchHeader.SIZE);
+    List<RecordBatch> batches = new ArrayList<>(count);
+    try {
+      for (int i = 0; i < count; i++) {
+        int index = buf.readerIndex();
+        int available = buf.writerIndex() - index;
+        RecordBatchHeader header;
+        if (oneRegion) {
+          header = readHeader(view, index - start, index, available);
+        } else if (available >= RecordBatchHeader.SIZE) {
+          // Spread over several regions (a composite): one copy of the header, then the same.
+          buf.getBytes(index, view.array());
+          header = readHeader(view, 0, index, available);
+        } else {
+          header = readHeader(buf, index);
+        }
+        ByteBuf payload = buf.retainedSlice(index + RecordBatchHeader.SIZE, header.payloadLength());
+        batches.add(
+            new RecordBatch(
+                header.streamId(), header.epoch(), header.baseOffset(), header.count(), payload));
+        buf.readerIndex(index + header.encodedSize());
+      }
+      return batches;
+    } catch (RuntimeException e) {
+      batches.forEach(RecordBatch::release);
+      buf.readerIndex(start);
+      throw e;
+    }
+  }
+
+  /**
+   * {@link #readHeader(ByteBuf, int)} on a view whose position {@code at} holds the header at
+   * {@code index}, followed by {@code available} bytes in all.
+   */
+  private static RecordBatchHeader readHeader(ByteBuffer view, int at, int index, long available) {
+    checkFixedPart(available, index);
+    checkMagic(view.get(at), index);
+    int payloadLength = view.getInt(at + 29);
+    checkPayloadLength(payloadLength, available, index);
+    return new RecordBatchHeader(
+        view.getLong(at + 1),
+        view.getLong(at + 9),
+        view.getLong(at + 17),
+        view.getInt(at + 25),
+        payloadLength);
+  }
+
+  private static void checkFixedPart(long available, int index) {
     if (available < RecordBatchHeader.SIZE) {
       throw new CorruptDataException(
           CorruptDataException.Reason.TRUNCATED,
@@ -99,13 +176,17 @@ public final class RecordBatchCodec {
               + " bytes, readable "
               + Math.max(0, available));
     }
-    byte magic = buf.getByte(index);
+  }
+
+  private static void checkMagic(byte magic, int index) {
     if (magic != RecordBatchHeader.MAGIC) {
       throw new CorruptDataException(
           CorruptDataException.Reason.UNKNOWN_MAGIC,
           String.format(Locale.ROOT, "record batch magic 0x%02x at index %d", magic & 0xFF, index));
     }
-    int payloadLength = buf.getInt(index + 29);
+  }
+
+  private static void checkPayloadLength(int payloadLength, long available, int index) {
     if (payloadLength < 0) {
       throw new CorruptDataException(
           CorruptDataException.Reason.BAD_LENGTH,
@@ -121,11 +202,5 @@ public final class RecordBatchCodec {
               + " payload bytes, readable "
               + (available - RecordBatchHeader.SIZE));
     }
-    return new RecordBatchHeader(
-        buf.getLong(index + 1),
-        buf.getLong(index + 9),
-        buf.getLong(index + 17),
-        buf.getInt(index + 25),
-        payloadLength);
   }
 }

@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.util.ResourceLeakDetector;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -220,5 +223,106 @@ class RecordBatchCodecTest {
         .isInstanceOfSatisfying(
             CorruptDataException.class,
             e -> assertThat(e.reason()).isEqualTo(CorruptDataException.Reason.TRUNCATED));
+  }
+
+  // ---- decode(buf, count): the same batches, read faster ----
+
+  private static final List<RecordBatch> THREE =
+      List.of(batch(4, 1, 0, 2, "first"), batch(4, 1, 2, 1, ""), batch(4, 2, 3, -5, "third!"));
+
+  private static ByteBuf encodeAll(List<RecordBatch> batches, ByteBuf out) {
+    batches.forEach(b -> RecordBatchCodec.encodeTo(b, out));
+    return out;
+  }
+
+  /** The same bytes spread over components of {@code pieceBytes}, so that headers straddle them. */
+  private static ByteBuf inPieces(ByteBuf whole, int pieceBytes) {
+    CompositeByteBuf pieces = ALLOC.compositeBuffer(Integer.MAX_VALUE);
+    for (int at = 0; at < whole.readableBytes(); at += pieceBytes) {
+      int size = Math.min(pieceBytes, whole.readableBytes() - at);
+      pieces.addComponent(true, ALLOC.directBuffer(size).writeBytes(whole, at, size));
+    }
+    return pieces;
+  }
+
+  @Test
+  void decodesConsecutiveBatchesFromOneRegionOrFromPieces() {
+    ByteBuf heap = encodeAll(THREE, ALLOC.heapBuffer());
+    ByteBuf direct = encodeAll(THREE, ALLOC.directBuffer());
+    List<ByteBuf> sources = new ArrayList<>(List.of(heap, direct));
+    for (int piece : new int[] {1, 7, 33, 40}) {
+      sources.add(inPieces(heap, piece));
+    }
+    try {
+      for (ByteBuf source : sources) {
+        List<RecordBatch> decoded = RecordBatchCodec.decode(source, 3);
+        try {
+          assertThat(decoded).as("from %s", source).isEqualTo(THREE);
+          assertThat(source.isReadable()).isFalse();
+        } finally {
+          decoded.forEach(RecordBatch::release);
+        }
+      }
+    } finally {
+      sources.forEach(ByteBuf::release);
+    }
+  }
+
+  @Test
+  void decodingFewerBatchesThanTheBufferHoldsStopsAfterThem() {
+    ByteBuf source = encodeAll(THREE, ALLOC.directBuffer());
+    try {
+      List<RecordBatch> decoded = RecordBatchCodec.decode(source, 2);
+      try {
+        assertThat(decoded).isEqualTo(THREE.subList(0, 2));
+        assertThat(RecordBatchCodec.decode(source)).isEqualTo(THREE.get(2));
+      } finally {
+        decoded.forEach(RecordBatch::release);
+      }
+    } finally {
+      source.release();
+    }
+  }
+
+  @Test
+  void aTruncationAnywhereFailsTheWholeDecodeAndRetainsNothing() {
+    ByteBuf whole = encodeAll(THREE, ALLOC.directBuffer());
+    try {
+      for (int length = 0; length < whole.readableBytes(); length++) {
+        for (ByteBuf cut :
+            List.of(whole.retainedSlice(0, length), inPieces(whole.slice(0, length), 7))) {
+          try {
+            assertThatThrownBy(() -> RecordBatchCodec.decode(cut, 3))
+                .as("cut to %d bytes", length)
+                .isInstanceOfSatisfying(
+                    CorruptDataException.class,
+                    e -> assertThat(e.reason()).isEqualTo(CorruptDataException.Reason.TRUNCATED));
+            assertThat(cut.readerIndex()).isZero();
+          } finally {
+            cut.release();
+          }
+        }
+      }
+      assertThat(whole.refCnt()).as("every decoded payload was released").isEqualTo(1);
+    } finally {
+      whole.release();
+    }
+  }
+
+  @Test
+  void aBadBatchAfterGoodOnesFailsTheWholeDecode() {
+    ByteBuf source = encodeAll(THREE, ALLOC.directBuffer());
+    try {
+      int third = THREE.get(0).encodedSize() + THREE.get(1).encodedSize();
+      source.setByte(third, 0x7f);
+      assertThatThrownBy(() -> RecordBatchCodec.decode(source, 3))
+          .isInstanceOfSatisfying(
+              CorruptDataException.class,
+              e -> assertThat(e.reason()).isEqualTo(CorruptDataException.Reason.UNKNOWN_MAGIC));
+      assertThat(source.readerIndex()).isZero();
+      assertThat(source.refCnt()).isEqualTo(1);
+    } finally {
+      source.release();
+    }
   }
 }

@@ -5,7 +5,6 @@ import io.picomq.s3stream.codec.CorruptDataException;
 import io.picomq.s3stream.codec.CorruptDataException.Reason;
 import io.picomq.s3stream.codec.RecordBatch;
 import io.picomq.s3stream.codec.RecordBatchCodec;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -53,12 +52,11 @@ public final class DataBlockCodec {
   public static List<RecordBatch> decode(ByteBuf block, IndexEntry entry, String key) {
     checkHeader(block, entry, key);
     ByteBuf data = block.slice(block.readerIndex() + HEADER_SIZE, entry.blockSize() - HEADER_SIZE);
-    List<RecordBatch> batches = new ArrayList<>(entry.recordCount());
+    List<RecordBatch> batches = RecordBatchCodec.decode(data, entry.recordCount());
     try {
       long nextOffset = entry.startOffset();
-      for (int i = 0; i < entry.recordCount(); i++) {
-        RecordBatch batch = RecordBatchCodec.decode(data);
-        batches.add(batch);
+      for (int i = 0; i < batches.size(); i++) {
+        RecordBatch batch = batches.get(i);
         checkBatch(batch, i, nextOffset, entry, key);
         nextOffset = batch.lastOffset();
       }

@@ -192,6 +192,10 @@ public abstract class ObjectStoreContract {
     int mid = size / 2;
     assertThat(getBytes(key, mid - 1000, mid + 1000))
         .isEqualTo(Arrays.copyOfRange(data, mid - 1000, mid + 1000));
+    // Several MiB from an odd position: a store may read that in pieces (the file store does).
+    int from = 12_345;
+    int to = from + 3 * 1024 * 1024 + 17;
+    assertThat(getBytes(key, from, to)).isEqualTo(Arrays.copyOfRange(data, from, to));
     assertThat(await(store.list(key))).containsExactly(new ObjectInfo(key, size));
   }
 
