@@ -106,10 +106,10 @@ public final class RecordBatchCodec {
 
   /**
    * Decodes {@code count} consecutive batches from {@code buf}'s reader index and advances the
-   * reader index past them: {@link #decode} repeated, faster. Headers are read through an NIO view
-   * (of the bytes when they lie in one memory region, else of a copy of each header), which costs a
-   * bounds check per field where a derived {@link ByteBuf} also checks the reference count of the
-   * buffer it derives from, per field.
+   * reader index past them: {@link #decode} repeated, faster. Headers are read in place through NIO
+   * views of the buffer's memory regions (a copy is read only for a header that straddles two),
+   * which costs a bounds check per field where a derived {@link ByteBuf} also checks, per field,
+   * the reference count of the buffer it derives from.
    *
    * @return the batches, each payload a retained slice of {@code buf} as for {@link #decode}
    * @throws CorruptDataException as for {@link #decode}; nothing is then left retained, and the
@@ -117,23 +117,12 @@ public final class RecordBatchCodec {
    */
   public static List<RecordBatch> decode(ByteBuf buf, int count) {
     int start = buf.readerIndex();
-    boolean oneRegion = buf.nioBufferCount() == 1;
-    ByteBuffer view = oneRegion ? buf.nioBuffer() : ByteBuffer.allocate(RecordBatchHeader.SIZE);
+    HeaderViews views = new HeaderViews(buf);
     List<RecordBatch> batches = new ArrayList<>(count);
     try {
       for (int i = 0; i < count; i++) {
         int index = buf.readerIndex();
-        int available = buf.writerIndex() - index;
-        RecordBatchHeader header;
-        if (oneRegion) {
-          header = readHeader(view, index - start, index, available);
-        } else if (available >= RecordBatchHeader.SIZE) {
-          // Spread over several regions (a composite): one copy of the header, then the same.
-          buf.getBytes(index, view.array());
-          header = readHeader(view, 0, index, available);
-        } else {
-          header = readHeader(buf, index);
-        }
+        RecordBatchHeader header = views.read(index);
         ByteBuf payload = buf.retainedSlice(index + RecordBatchHeader.SIZE, header.payloadLength());
         batches.add(
             new RecordBatch(
@@ -145,6 +134,42 @@ public final class RecordBatchCodec {
       batches.forEach(RecordBatch::release);
       buf.readerIndex(start);
       throw e;
+    }
+  }
+
+  /** Reads headers at rising indices of one buffer through the NIO views of its regions. */
+  private static final class HeaderViews {
+    private final ByteBuf buf;
+    private final ByteBuffer[] regions;
+    private final ByteBuffer straddling = ByteBuffer.allocate(RecordBatchHeader.SIZE);
+    private int region;
+    private int regionStart;
+
+    HeaderViews(ByteBuf buf) {
+      this.buf = buf;
+      this.regions = buf.nioBuffers();
+      this.regionStart = buf.readerIndex();
+    }
+
+    /** The header at {@code index}, which is at or after the previous one read. */
+    RecordBatchHeader read(int index) {
+      while (region < regions.length - 1 && index - regionStart >= regions[region].remaining()) {
+        regionStart += regions[region].remaining();
+        region++;
+      }
+      int available = buf.writerIndex() - index;
+      if (region < regions.length) {
+        ByteBuffer view = regions[region];
+        int offset = index - regionStart;
+        if (offset + RecordBatchHeader.SIZE <= view.remaining()) {
+          return readHeader(view, view.position() + offset, index, available);
+        }
+      }
+      if (available < RecordBatchHeader.SIZE) {
+        return readHeader(buf, index); // throws: truncated
+      }
+      buf.getBytes(index, straddling.array());
+      return readHeader(straddling, 0, index, available);
     }
   }
 

@@ -275,7 +275,9 @@ class RecordBatchCodecTest {
       List<RecordBatch> decoded = RecordBatchCodec.decode(source, 2);
       try {
         assertThat(decoded).isEqualTo(THREE.subList(0, 2));
-        assertThat(RecordBatchCodec.decode(source)).isEqualTo(THREE.get(2));
+        RecordBatch last = RecordBatchCodec.decode(source);
+        assertThat(last).isEqualTo(THREE.get(2));
+        last.release();
       } finally {
         decoded.forEach(RecordBatch::release);
       }

@@ -148,7 +148,11 @@ public final class Engine implements StreamEngine {
             resources.registry());
     this.storageReader =
         new StorageReader(
-            objectManager, settings.namespace(), blockCache, StorageReaderConfig.DEFAULT);
+            objectManager,
+            settings.namespace(),
+            blockCache,
+            StorageReaderConfig.DEFAULT,
+            resources.executor());
     CommittedReader committedReader =
         (streamId, startOffset, endOffset, maxBytes, fastRead) -> {
           try {

@@ -28,6 +28,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -149,7 +150,11 @@ public class ReadBenchmark {
             new SimpleMeterRegistry())) {
       StorageReader reader =
           new StorageReader(
-              new ListCatalog(objects), NAMESPACE, cache, StorageReaderConfig.DEFAULT);
+              new ListCatalog(objects),
+              NAMESPACE,
+              cache,
+              StorageReaderConfig.DEFAULT,
+              ForkJoinPool.commonPool());
       long bytes = 0;
       long next = 0;
       while (next < endOffset) {

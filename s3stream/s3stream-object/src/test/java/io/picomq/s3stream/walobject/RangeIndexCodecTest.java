@@ -9,6 +9,7 @@ import static org.quicktheories.generators.SourceDSL.maps;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.picomq.s3stream.codec.CorruptDataException;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +43,7 @@ class RangeIndexCodecTest {
                     2L,
                         List.of(
                             new RangeIndexEntry(0, 10, 100), new RangeIndexEntry(10, 20, 101)))));
-    ByteBuf encoded = RangeIndexCodec.encode(index, Unpooled.buffer().alloc());
+    ByteBuf encoded = RangeIndexCodec.encode(index, UnpooledByteBufAllocator.DEFAULT);
     ByteBuf expected =
         Unpooled.buffer()
             .writeShort(0)
@@ -63,13 +64,16 @@ class RangeIndexCodecTest {
     assertThat(bytes(encoded)).isEqualTo(bytes(expected));
     assertThat(index.encodedSize()).isEqualTo(encoded.readableBytes());
     assertThat(RangeIndexCodec.decode(encoded)).isEqualTo(index);
+    encoded.release();
   }
 
   @Test
   void anEmptyIndexIsSixBytes() {
     ByteBuf encoded =
-        RangeIndexCodec.encode(new NodeRangeIndex(new TreeMap<>()), Unpooled.buffer().alloc());
+        RangeIndexCodec.encode(
+            new NodeRangeIndex(new TreeMap<>()), UnpooledByteBufAllocator.DEFAULT);
     assertThat(bytes(encoded)).containsExactly(0, 0, 0, 0, 0, 0);
+    encoded.release();
   }
 
   @Test
@@ -142,9 +146,13 @@ class RangeIndexCodecTest {
         .forAll(indexes())
         .checkAssert(
             index -> {
-              ByteBuf encoded = RangeIndexCodec.encode(index, Unpooled.buffer().alloc());
-              assertThat(RangeIndexCodec.decode(encoded)).isEqualTo(index);
-              assertThat(encoded.readerIndex()).isZero();
+              ByteBuf encoded = RangeIndexCodec.encode(index, UnpooledByteBufAllocator.DEFAULT);
+              try {
+                assertThat(RangeIndexCodec.decode(encoded)).isEqualTo(index);
+                assertThat(encoded.readerIndex()).isZero();
+              } finally {
+                encoded.release();
+              }
             });
   }
 }

@@ -1,7 +1,7 @@
 package io.picomq.s3stream.objectstore;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufAllocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +15,8 @@ import java.util.concurrent.ConcurrentSkipListMap;
  *
  * <p>It applies the same key and range rules as the durable backends, so code tested here fails the
  * same way on S3. Every future it returns is already complete when the method returns. Objects are
- * private byte arrays: a put copies the caller's bytes and a get hands out a fresh copy, so no
- * buffer is shared with callers.
+ * private byte arrays: a put copies the caller's bytes and a get hands out a fresh copy (in buffers
+ * from {@link ReadBuffers}, as the file store's), so no buffer is shared with callers.
  */
 public final class MemoryObjectStore implements ObjectStore {
 
@@ -24,9 +24,20 @@ public final class MemoryObjectStore implements ObjectStore {
   private final ConcurrentNavigableMap<String, byte[]> objects =
       new ConcurrentSkipListMap<>(ObjectKeys.ORDER);
 
+  private final ByteBufAllocator allocator;
   private volatile boolean closed;
 
-  public MemoryObjectStore() {}
+  /** A store whose gets copy into buffers of {@link ByteBufAllocator#DEFAULT}. */
+  public MemoryObjectStore() {
+    this(ByteBufAllocator.DEFAULT);
+  }
+
+  /**
+   * @param allocator allocates the buffers {@link #get} returns
+   */
+  public MemoryObjectStore(ByteBufAllocator allocator) {
+    this.allocator = Objects.requireNonNull(allocator, "allocator");
+  }
 
   /**
    * {@inheritDoc}
@@ -51,7 +62,7 @@ public final class MemoryObjectStore implements ObjectStore {
   /**
    * {@inheritDoc}
    *
-   * <p>The returned buffer is an unpooled heap copy; the caller releases it.
+   * <p>The returned buffer is a copy; the caller releases it.
    */
   @Override
   public CompletableFuture<ByteBuf> get(String key, long start, long end) {
@@ -65,7 +76,9 @@ public final class MemoryObjectStore implements ObjectStore {
             throw new ObjectNotFoundException(key);
           }
           ObjectRange range = ObjectRange.resolve(key, start, end, bytes.length);
-          return Unpooled.copiedBuffer(bytes, (int) range.start(), (int) range.lengthBytes());
+          int length = (int) range.lengthBytes();
+          return ReadBuffers.allocate(allocator, length)
+              .writeBytes(bytes, (int) range.start(), length);
         });
   }
 

@@ -22,6 +22,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,21 +67,27 @@ public final class StorageReader {
   private final StorageReaderConfig config;
   private final ObjectReaderCache openObjects;
   private final Readahead readahead;
+  private final Executor readaheadExecutor;
 
   /**
    * @param objectManager the catalog of committed objects
    * @param namespace where the data objects live in the bucket
    * @param blockCache pages of the object store the objects are read from
+   * @param readaheadExecutor starts readahead, after the read that triggered it has its result: a
+   *     store may do its work in the caller's thread (the memory store copies there), and a reader
+   *     should not wait for bytes it has not asked for yet
    */
   public StorageReader(
       ObjectManager objectManager,
       ObjectNamespace namespace,
       BlockCache blockCache,
-      StorageReaderConfig config) {
+      StorageReaderConfig config,
+      Executor readaheadExecutor) {
     this.objectManager = Objects.requireNonNull(objectManager, "objectManager");
     this.namespace = Objects.requireNonNull(namespace, "namespace");
     this.blockCache = Objects.requireNonNull(blockCache, "blockCache");
     this.config = Objects.requireNonNull(config, "config");
+    this.readaheadExecutor = Objects.requireNonNull(readaheadExecutor, "readaheadExecutor");
     this.openObjects = new ObjectReaderCache(config.openObjects());
     long cacheQuarter = blockCache.config().capacityBytes() / 4;
     this.readahead =
@@ -145,7 +152,7 @@ public final class StorageReader {
               try {
                 reader
                     .flatMap(r -> readahead.end(r, result.nextOffset()))
-                    .ifPresent(this::prefetch);
+                    .ifPresent(window -> readaheadExecutor.execute(() -> prefetch(window)));
               } catch (RuntimeException e) {
                 // Readahead only costs or saves speed; the read itself succeeded.
                 LOG.warn("readahead of stream {} failed to start", streamId, e);

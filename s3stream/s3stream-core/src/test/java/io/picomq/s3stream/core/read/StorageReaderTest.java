@@ -90,7 +90,9 @@ class StorageReaderTest {
         StorageReaderConfig.builder()
             .initialReadaheadBytes(initialReadahead)
             .maxReadaheadBytes(maxReadahead)
-            .build());
+            .build(),
+        // Readahead in the reading thread: a test sees its GETs as soon as the read is done.
+        Runnable::run);
   }
 
   /** Three objects of the stream, 30 batches each, blocks of about 2 KiB. */
@@ -284,6 +286,32 @@ class StorageReaderTest {
     assertThat(largestGet(getsBefore))
         .as("windows of 8, 16, 32 KiB (plus a block and page rounding), not the old 128 KiB")
         .isLessThan(64 << 10);
+  }
+
+  @Test
+  void readaheadStartsAfterTheReadThatTriggeredItHasItsResult() throws Exception {
+    oneLargeObject();
+    List<Runnable> started = new ArrayList<>();
+    StorageReader reader =
+        new StorageReader(
+            data.catalog,
+            NAMESPACE,
+            newCache(store, 1 << 20),
+            StorageReaderConfig.builder()
+                .initialReadaheadBytes(8 << 10)
+                .maxReadaheadBytes(128 << 10)
+                .build(),
+            started::add);
+    long next = readOnce(reader, readOnce(reader, 0));
+    // The memory store answers in the caller's thread: a readahead started inline would have
+    // copied its window before the read returned.
+    assertThat(started).as("the second read, sequential, asked for a window").hasSize(1);
+    int getsBefore = store.getCount();
+    double before = readaheadBytes();
+    started.remove(0).run();
+    assertThat(store.getCount()).isGreaterThan(getsBefore);
+    assertThat(readaheadBytes()).isGreaterThan(before);
+    assertThat(readOnce(reader, next)).isGreaterThan(next);
   }
 
   private long readOnce(StorageReader reader, long from) throws Exception {

@@ -2,7 +2,6 @@ package io.picomq.s3stream.objectstore.file;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.CompositeByteBuf;
 import io.picomq.s3stream.objectstore.IoPool;
 import io.picomq.s3stream.objectstore.ObjectInfo;
 import io.picomq.s3stream.objectstore.ObjectKeys;
@@ -11,6 +10,7 @@ import io.picomq.s3stream.objectstore.ObjectRange;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStoreException;
 import io.picomq.s3stream.objectstore.ObjectStoreException.Kind;
+import io.picomq.s3stream.objectstore.ReadBuffers;
 import java.io.IOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
@@ -61,9 +61,6 @@ public final class FileObjectStore implements ObjectStore {
 
   private final Path root;
   private final IoPool io;
-
-  /** The largest piece of a read buffer; see {@link #readBuffer}. */
-  static final int READ_PIECE_BYTES = 1 << 20;
 
   private final ByteBufAllocator allocator;
 
@@ -234,7 +231,7 @@ public final class FileObjectStore implements ObjectStore {
             "range " + range + " of '" + key + "' is too large for one buffer");
       }
       int length = (int) range.lengthBytes();
-      ByteBuf buf = readBuffer(length);
+      ByteBuf buf = ReadBuffers.allocate(allocator, length);
       try {
         long position = range.start();
         while (buf.isWritable()) {
@@ -251,33 +248,6 @@ public final class FileObjectStore implements ObjectStore {
       }
     } catch (NoSuchFileException e) {
       throw new ObjectNotFoundException(key, e);
-    }
-  }
-
-  /**
-   * A direct buffer for {@code length} bytes read from a file, made of pieces of at most {@link
-   * #READ_PIECE_BYTES}. Direct: the channel reads straight into it (a heap buffer made the JDK read
-   * into a temporary native buffer and copy it over, and a GET of 1 MiB or more was a humongous
-   * array for G1). In pieces: the allocator recycles buffers up to about that size, while a larger
-   * one is fresh native memory, which the JDK zeroes and the kernel maps page by page: on a cold
-   * replay of 8 MiB GETs that was a third of the process's CPU.
-   */
-  private ByteBuf readBuffer(int length) {
-    if (length <= READ_PIECE_BYTES) {
-      return allocator.directBuffer(length, length);
-    }
-    CompositeByteBuf pieces = allocator.compositeDirectBuffer(length / READ_PIECE_BYTES + 1);
-    try {
-      for (int left = length; left > 0; left -= READ_PIECE_BYTES) {
-        int size = Math.min(left, READ_PIECE_BYTES);
-        // A component spans its readable bytes: the piece is added "full", the composite's writer
-        // index stays at 0, and the channel writes into the pieces through it.
-        pieces.addComponent(false, allocator.directBuffer(size, size).writerIndex(size));
-      }
-      return pieces;
-    } catch (RuntimeException e) {
-      pieces.release();
-      throw e;
     }
   }
 
