@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *       decoded and checked against their index entries, and batches are kept from the start offset
  *       until the end offset or {@code maxBytes} ({@link ReadCursor}).
  *   <li>After the read, a reader recognized as sequential gets the next stretch of its stream
- *       fetched into the cache ahead of it ({@link Readahead}).
+ *       fetched into the cache ahead of it ({@link Readahead}), started on the readahead executor
+ *       so that the read's result does not wait for it.
  * </ol>
  *
  * <p>A {@code fastRead} touches no storage: the object must already be open (or its footer pages
