@@ -24,7 +24,7 @@ public final class MemoryObjectStore implements ObjectStore {
   private final ConcurrentNavigableMap<String, byte[]> objects =
       new ConcurrentSkipListMap<>(ObjectKeys.ORDER);
 
-  private final ByteBufAllocator allocator;
+  private final ReadBuffers readBuffers;
   private volatile boolean closed;
 
   /** A store whose gets copy into buffers of {@link ByteBufAllocator#DEFAULT}. */
@@ -33,10 +33,10 @@ public final class MemoryObjectStore implements ObjectStore {
   }
 
   /**
-   * @param allocator allocates the buffers {@link #get} returns
+   * @param allocator allocates the buffers {@link #get} returns, through {@link ReadBuffers}
    */
   public MemoryObjectStore(ByteBufAllocator allocator) {
-    this.allocator = Objects.requireNonNull(allocator, "allocator");
+    this.readBuffers = new ReadBuffers(allocator);
   }
 
   /**
@@ -77,8 +77,7 @@ public final class MemoryObjectStore implements ObjectStore {
           }
           ObjectRange range = ObjectRange.resolve(key, start, end, bytes.length);
           int length = (int) range.lengthBytes();
-          return ReadBuffers.allocate(allocator, length)
-              .writeBytes(bytes, (int) range.start(), length);
+          return readBuffers.allocate(length).writeBytes(bytes, (int) range.start(), length);
         });
   }
 

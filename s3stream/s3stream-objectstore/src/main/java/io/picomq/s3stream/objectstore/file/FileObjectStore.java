@@ -62,17 +62,17 @@ public final class FileObjectStore implements ObjectStore {
   private final Path root;
   private final IoPool io;
 
-  private final ByteBufAllocator allocator;
+  private final ReadBuffers readBuffers;
 
   /**
    * @param root an existing directory that this store owns
    * @param io runs the blocking file calls; closed with this store
-   * @param allocator allocates the buffers {@link #get} returns
+   * @param allocator allocates the buffers {@link #get} returns, through {@link ReadBuffers}
    */
   public FileObjectStore(Path root, IoPool io, ByteBufAllocator allocator) {
     this.root = root.toAbsolutePath().normalize();
     this.io = Objects.requireNonNull(io, "io");
-    this.allocator = Objects.requireNonNull(allocator, "allocator");
+    this.readBuffers = new ReadBuffers(allocator);
   }
 
   /** Creates {@code root} if needed and opens a store there with its own thread pool. */
@@ -115,7 +115,7 @@ public final class FileObjectStore implements ObjectStore {
   /**
    * {@inheritDoc}
    *
-   * <p>The buffer is a direct buffer from this store's allocator; the caller releases it.
+   * <p>The buffer is direct memory from this store's {@link ReadBuffers}; the caller releases it.
    */
   @Override
   public CompletableFuture<ByteBuf> get(String key, long start, long end) {
@@ -231,7 +231,7 @@ public final class FileObjectStore implements ObjectStore {
             "range " + range + " of '" + key + "' is too large for one buffer");
       }
       int length = (int) range.lengthBytes();
-      ByteBuf buf = ReadBuffers.allocate(allocator, length);
+      ByteBuf buf = readBuffers.allocate(length);
       try {
         long position = range.start();
         while (buf.isWritable()) {
