@@ -118,7 +118,9 @@ public final class RecordBatchCodec {
   public static List<RecordBatch> decode(ByteBuf buf, int count) {
     int start = buf.readerIndex();
     HeaderViews views = new HeaderViews(buf);
-    List<RecordBatch> batches = new ArrayList<>(count);
+    // Sized by what the bytes can hold, not by the count alone: it may come from damaged data.
+    List<RecordBatch> batches =
+        new ArrayList<>(Math.max(0, Math.min(count, buf.readableBytes() / RecordBatchHeader.SIZE)));
     try {
       for (int i = 0; i < count; i++) {
         int index = buf.readerIndex();

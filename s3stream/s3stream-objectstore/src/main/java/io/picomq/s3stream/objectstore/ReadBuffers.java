@@ -21,8 +21,8 @@ import java.util.concurrent.LinkedBlockingDeque;
  * buffer made the JDK read into a temporary native buffer and copy it over; and a heap array of 1
  * MiB or more is a humongous object for G1.
  *
- * <p>Pieces are not tracked by Netty's leak detector; the composite holding them (from the store's
- * allocator) is.
+ * <p>Pieces are not tracked by Netty's leak detector, whether handed out alone (a GET of exactly 1
+ * MiB) or inside a composite; the composite, from the store's allocator, is.
  */
 public final class ReadBuffers {
 

@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -154,6 +155,8 @@ public final class StorageReader {
                 reader
                     .flatMap(r -> readahead.end(r, result.nextOffset()))
                     .ifPresent(window -> readaheadExecutor.execute(() -> prefetch(window)));
+              } catch (RejectedExecutionException e) {
+                LOG.debug("readahead of stream {} not started: shutting down", streamId, e);
               } catch (RuntimeException e) {
                 // Readahead only costs or saves speed; the read itself succeeded.
                 LOG.warn("readahead of stream {} failed to start", streamId, e);
