@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
 public final class MetadataPlane implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MetadataPlane.class);
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
-  private static final Duration SQLITE_POLL_INTERVAL = Duration.ofSeconds(1);
+  private static final Duration POLL_INTERVAL = Duration.ofSeconds(1);
 
   private final SqlBackend backend;
   private final SqlLog<MetadataState, Command, Result> log;
@@ -79,15 +79,11 @@ public final class MetadataPlane implements AutoCloseable {
     SqlBackend backend = SqlBackend.open(url, options);
     String name = "node-" + identity.nodeId();
     LogOptions.Builder logOptions = LogOptions.builder().name(name);
-    if (!(url instanceof MetaUrl.Postgres)) {
-      // A SQLite database is this node's alone (the file is locked; an in-memory one is private to
-      // the process), so every row in it comes from this node's flusher, which wakes the tailer
-      // itself: the tailer's poll is only a safety net. At the default 10 ms it was most of an idle
-      // node's CPU (100 queries a second; figures in website/pages/docs/operating.md). Postgres is
-      // shared by a cluster's nodes and the poll is how a node sees the others' rows, so it keeps
-      // the default.
-      logOptions.pollInterval(SQLITE_POLL_INTERVAL);
-    }
+    // The tailer's poll is only a safety net: on SQLite every row comes from this node's flusher,
+    // which wakes the tailer itself; on Postgres other nodes' rows also arrive as notifications
+    // (LISTEN/NOTIFY). At the default 10 ms the poll was most of an idle node's CPU (100 queries a
+    // second; figures in website/pages/docs/operating.md).
+    logOptions.pollInterval(POLL_INTERVAL);
     SqlLog<MetadataState, Command, Result> log =
         new SqlLog<>(backend, new MetadataStateMachine(), logOptions.build());
     MaintenanceLease lease =

@@ -15,7 +15,8 @@ final class PostgresBackend {
     url.user().ifPresent(config::setUsername);
     url.password().ifPresent(config::setPassword);
     config.setPoolName("picomq-postgres");
-    config.setMaximumPoolSize(options.poolSize());
+    // One more than asked: a metadata log holds one for good to LISTEN for other nodes' rows.
+    config.setMaximumPoolSize(options.poolSize() + 1);
     config.setMinimumIdle(1);
     config.setConnectionTimeout(options.connectTimeout().toMillis());
     config.addDataSourceProperty("ApplicationName", "picomq");

@@ -16,12 +16,13 @@ import java.util.concurrent.ThreadFactory;
  * @param snapshotEveryRows a node writes a snapshot after applying each row whose index is a
  *     multiple of this
  * @param pollInterval how long an idle tailer waits before reading the table again (a local
- *     proposal wakes it at once)
+ *     proposal wakes it at once, and on Postgres so does another node's row)
  * @param readBatchRows the most rows the tailer reads per query
  * @param maxPendingProposals proposals waiting for the flusher beyond this fail with {@link
  *     LogOverloadedException}
  * @param maxRetryBackoff the longest pause between attempts when the database fails
- * @param threadFactory makes the tailer, flusher and snapshot threads (each blocks in JDBC)
+ * @param threadFactory makes the tailer, flusher, listener and snapshot threads (each blocks in
+ *     JDBC)
  * @param completionExecutor completes proposal futures and applied-index waits, so callers'
  *     callbacks never run on the tailer thread
  */

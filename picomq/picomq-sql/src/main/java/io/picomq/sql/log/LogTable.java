@@ -1,12 +1,16 @@
 package io.picomq.sql.log;
 
+import io.picomq.sql.backend.Dialect;
 import io.picomq.sql.backend.SqlBackend;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The statements on the log table {@code (idx, payload)}.
@@ -18,15 +22,19 @@ import java.util.Optional;
  * because truncation always keeps the snapshot's own row (see {@link SnapshotTable}).
  */
 final class LogTable {
+  private static final Logger LOG = LoggerFactory.getLogger(LogTable.class);
+
   private final SqlBackend backend;
   private final String appendSql;
   private final String lastIndexSql;
   private final String readAfterSql;
   private final String readSql;
+  private final boolean notifies;
 
   LogTable(SqlBackend backend) {
     this.backend = backend;
     String log = backend.tables().log();
+    this.notifies = backend.dialect() == Dialect.POSTGRES;
     // ON CONFLICT covers two writers that guessed the same index: on Postgres the second waits
     // for the first to commit, then inserts nothing. (SQLite needs the WHERE to parse an
     // INSERT ... SELECT with an upsert clause; we have one anyway.)
@@ -51,13 +59,39 @@ final class LogTable {
   boolean append(long index, byte[] payload) throws SQLException {
     return backend.withConnection(
         connection -> {
+          boolean inserted;
           try (PreparedStatement insert = connection.prepareStatement(appendSql)) {
             insert.setLong(1, index);
             insert.setBytes(2, payload);
             insert.setLong(3, index);
-            return insert.executeUpdate() == 1;
+            inserted = insert.executeUpdate() == 1;
           }
+          if (inserted && notifies) {
+            notifyListeners(connection);
+          }
+          return inserted;
         });
+  }
+
+  /**
+   * The channel other nodes' {@link LogListener}s listen on (Postgres): the log table's name, so
+   * that planes sharing a database under different table prefixes do not wake each other.
+   */
+  String channel() {
+    return backend.tables().log();
+  }
+
+  /**
+   * Tells listening nodes that a row was added. Only a wake-up: a lost notification costs a
+   * listener one poll interval, so a failure here is not the insert's.
+   */
+  private void notifyListeners(Connection connection) {
+    try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, '')")) {
+      notify.setString(1, channel());
+      notify.execute();
+    } catch (SQLException e) {
+      LOG.debug("could not notify other nodes of a new log row", e);
+    }
   }
 
   /** The index of the last row, or 0 when the log is empty. */

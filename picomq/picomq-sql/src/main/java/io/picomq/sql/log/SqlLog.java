@@ -1,5 +1,6 @@
 package io.picomq.sql.log;
 
+import io.picomq.sql.backend.Dialect;
 import io.picomq.sql.backend.SqlBackend;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,6 +68,7 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
   private final SnapshotWriter<S> snapshotWriter;
   private final Tailer<S, C, R> tailer;
   private final Flusher<R> flusher;
+  private final Optional<LogListener> listener;
   private final CompletableFuture<View<S>> caughtUp = new CompletableFuture<>();
   private final ReentrantLock lifecycle = new ReentrantLock();
 
@@ -117,6 +119,13 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
             tailer::nudge,
             writerId,
             options);
+    // A SQLite database is one node's; on Postgres the other nodes' rows arrive as notifications.
+    this.listener =
+        backend.dialect() == Dialect.POSTGRES
+            ? Optional.of(
+                new LogListener(
+                    backend, table.channel(), tailer::nudge, () -> phase == Phase.STARTED, options))
+            : Optional.empty();
   }
 
   /**
@@ -135,6 +144,7 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
       phase = Phase.STARTED;
       threads.add(startThread(tailer, "picomq-log-tailer-"));
       threads.add(startThread(flusher, "picomq-log-flusher-"));
+      listener.ifPresent(l -> threads.add(startThread(l, "picomq-log-listener-")));
     } finally {
       lifecycle.unlock();
     }

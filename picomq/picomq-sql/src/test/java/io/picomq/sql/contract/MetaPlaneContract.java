@@ -89,7 +89,7 @@ public abstract class MetaPlaneContract {
     closeBackends();
   }
 
-  private FaultyBackend node() throws SQLException {
+  protected FaultyBackend node() throws SQLException {
     FaultyBackend backend = new FaultyBackend(openNodeBackend());
     closeables.add(backend);
     return backend;
@@ -103,7 +103,7 @@ public abstract class MetaPlaneContract {
    * A log whose tailer reads only when its own flusher wakes it after a write: the test then knows
    * exactly which rows it has seen.
    */
-  private static LogOptions.Builder wokenOnlyByItsOwnWrites(String name) {
+  protected static LogOptions.Builder wokenOnlyByItsOwnWrites(String name) {
     return log(name, Duration.ofHours(1));
   }
 
@@ -114,7 +114,7 @@ public abstract class MetaPlaneContract {
         .maxRetryBackoff(Duration.ofMillis(50));
   }
 
-  private SqlLog<KvState, KvCommand, KvResult> startLog(SqlBackend backend, LogOptions options)
+  protected SqlLog<KvState, KvCommand, KvResult> startLog(SqlBackend backend, LogOptions options)
       throws Exception {
     SqlLog<KvState, KvCommand, KvResult> log = new SqlLog<>(backend, MACHINE, options);
     closeables.add(log);
@@ -122,7 +122,7 @@ public abstract class MetaPlaneContract {
     return log;
   }
 
-  private static KvResult propose(SqlLog<KvState, KvCommand, KvResult> log, KvCommand command)
+  protected static KvResult propose(SqlLog<KvState, KvCommand, KvResult> log, KvCommand command)
       throws Exception {
     return log.propose(command).get(WAIT.toSeconds(), TimeUnit.SECONDS);
   }
