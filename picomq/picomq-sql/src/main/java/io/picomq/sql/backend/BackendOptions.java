@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param tables the table names (a prefix per metadata plane)
  * @param poolSize the most connections a pooled backend holds (Postgres and SQLite files); a node
- *     uses about four at once (flusher, tailer, snapshot writer, lease)
+ *     uses about four at once (flusher, tailer, snapshot writer, lease). A Postgres pool holds one
+ *     more, which the metadata log keeps to listen for other nodes' rows
  * @param connectTimeout how long to wait for a connection from the pool or the server
  * @param busyTimeout how long a SQLite statement waits for another connection's write lock
  */
