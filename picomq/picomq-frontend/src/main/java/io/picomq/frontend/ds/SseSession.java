@@ -120,12 +120,6 @@ final class SseSession implements SseWire {
     return SseEvents.control(OffsetToken.format(nextSeq), nextCursor(), true);
   }
 
-  /** Reads after each keep-alive: a reader idle at the tail keeps a sliding TTL alive. */
-  @Override
-  public boolean readsAfterKeepAlive() {
-    return true;
-  }
-
   /**
    * The client's cursor decides the first one (moved past it if needed); later ones follow the
    * clock but never go backwards within the session.

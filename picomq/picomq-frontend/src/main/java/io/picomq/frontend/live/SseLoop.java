@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
  * is the {@link SseWire}'s. The response is a chain of steps on {@code continuations} threads:
  * read, write, and read on only when the client has taken the write (a slow client holds back
  * reads, not the server's memory); at the tail, a {@link TailWait} without a thread. An idle
- * response gets a keep-alive every long-poll timeout; it ends after {@link
- * LiveOptions#sseMaxDuration}, when a read finds no batch, when the client goes away, or on
- * shutdown, and the client reconnects.
+ * response gets a keep-alive every long-poll timeout, then reads again (a reader following the
+ * stream is activity: it renews a sliding TTL); it ends after {@link LiveOptions#sseMaxDuration},
+ * when a read finds no batch, when the client goes away, or on shutdown, and the client reconnects.
  *
  * <p>Threading: the steps run one at a time (each starts when the previous one's future completes),
  * so the mutable fields need no lock.
@@ -113,11 +113,12 @@ public final class SseLoop {
       response.end();
       return;
     }
-    Runnable next = wire.readsAfterKeepAlive() ? this::readAndDeliver : this::awaitMore;
+    // Then reads: a read is activity, so a reader idle at the tail keeps a sliding TTL alive.
     response
         .write(wire.keepAlive(position))
         .whenCompleteAsync(
-            (ignored, failure) -> step(failure != null ? response::end : next), continuations);
+            (ignored, failure) -> step(failure != null ? response::end : this::readAndDeliver),
+            continuations);
   }
 
   /** Runs a step; a bug in it ends the response rather than leaving the client hanging. */

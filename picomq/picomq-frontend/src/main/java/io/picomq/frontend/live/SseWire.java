@@ -19,11 +19,4 @@ public interface SseWire {
 
   /** What an idle response sends every long-poll timeout to keep intermediaries from closing it. */
   byte[] keepAlive(long nextSeq);
-
-  /**
-   * Whether the response reads again after each keep-alive. A read counts as activity, so this
-   * renews a sliding TTL while a reader sits idle at the tail; without it the loop goes straight
-   * back to waiting.
-   */
-  boolean readsAfterKeepAlive();
 }

@@ -99,11 +99,6 @@ final class SseFeed implements SseWire {
     return KEEP_ALIVE;
   }
 
-  @Override
-  public boolean readsAfterKeepAlive() {
-    return false;
-  }
-
   private static byte[] recordEvent(StreamRecord record) {
     byte[] json =
         Json.write(

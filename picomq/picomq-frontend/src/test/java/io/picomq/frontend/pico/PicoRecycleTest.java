@@ -7,7 +7,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** SSE responses end after the configured duration, with keep-alive comments while idle. */
+/**
+ * SSE responses end after the configured duration, with keep-alive comments while idle, and a
+ * reader following a stream keeps its sliding TTL alive.
+ */
 class PicoRecycleTest {
 
   private static PicoServer server;
@@ -37,5 +40,27 @@ class PicoRecycleTest {
       assertThat(lasted).isBetween(Duration.ofMillis(1200), Duration.ofSeconds(5));
       assertThat(sse.comments.get()).isGreaterThanOrEqualTo(2);
     }
+  }
+
+  @BothVersions
+  void anSseReaderIdleAtTheTailKeepsASlidingTtlAlive(HttpClient.Version version) throws Exception {
+    PicoClient client = new PicoClient(server.base, version);
+    String name = PicoServer.freshName("followed");
+    assertThat(client.put(name, "", "Pico-TTL", "1").status()).isEqualTo(201);
+
+    try (SseReader sse = SseReader.open(client, name + "?live=sse")) {
+      assertThat(sse.next(Duration.ofSeconds(2)).type()).isEqualTo("control");
+      // Idle for longer than the TTL: every keep-alive (200 ms) is followed by a read.
+      assertThat(sse.ends(Duration.ofSeconds(5))).isTrue();
+    }
+    assertThat(client.head(name).status())
+        .as("read 200 ms ago at most, the stream is alive 1.2 s after its last append")
+        .isEqualTo(200);
+
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (client.head(name).status() != 404 && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(client.head(name).status()).as("unread, it expires").isEqualTo(404);
   }
 }
