@@ -92,15 +92,14 @@ public final class ServerProcess implements AutoCloseable {
 
   private void launch(String listen, String adminListen) {
     List<String> args = new ArrayList<>(extraArgs);
-    args.addAll(
-        List.of(
-            "--listen",
-            listen,
-            "--admin-listen",
-            adminListen,
-            "--meta-url",
-            "sqlite:" + dataDir.resolve("meta.db"),
-            "--storage=-2@file://" + dataDir.resolve("objects")));
+    args.addAll(List.of("--listen", listen, "--admin-listen", adminListen));
+    // Defaults under the data directory, unless the test names its own (a cluster shares both).
+    if (!given("--meta-url")) {
+      args.addAll(List.of("--meta-url", "sqlite:" + dataDir.resolve("meta.db")));
+    }
+    if (!given("--storage")) {
+      args.add("--storage=-2@file://" + dataDir.resolve("objects"));
+    }
     try {
       Files.createDirectories(dataDir);
       process = launcher(args).redirectErrorStream(true).start();
@@ -108,6 +107,10 @@ public final class ServerProcess implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     awaitServing();
+  }
+
+  private boolean given(String option) {
+    return extraArgs.stream().anyMatch(arg -> arg.equals(option) || arg.startsWith(option + "="));
   }
 
   private void awaitServing() {

@@ -7,6 +7,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
 import io.picomq.frontend.http.RequestObserver;
+import io.picomq.meta.command.Command;
 import io.picomq.s3stream.S3Stream;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.StreamEngine;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +45,7 @@ public final class Node implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Node.class);
   private static final Duration MAINTENANCE_INTERVAL = Duration.ofSeconds(5);
   private static final Duration EXPIRY_INTERVAL = Duration.ofSeconds(1);
+  private static final Duration ADVERTISE_TIMEOUT = Duration.ofSeconds(30);
 
   private final NodeConfig config;
   private final Clock clock;
@@ -85,9 +88,8 @@ public final class Node implements AutoCloseable {
 
   private void startParts() throws Exception {
     NodeConfig.HostPort listen = NodeConfig.HostPort.parse(config.listen());
-    // The advertised address needs the bound port when port 0 was asked for: register after
-    // binding would be cleaner, but the service needs the plane first; a port-0 node advertises
-    // its listen address, which tests never redirect to.
+    // With port 0 the bound port is known only once the frontend listens, and the frontend needs
+    // the plane: such a node registers with port 0 first and advertises the real port below.
     NodeIdentity identity =
         new NodeIdentity(
             config.nodeId(),
@@ -141,6 +143,9 @@ public final class Node implements AutoCloseable {
             clock,
             router,
             requestMeter());
+    if (config.httpAddress().isEmpty() && listen.port() == 0) {
+      advertise(identity, config.advertisedAddress(frontend.address().getPort()));
+    }
     if (config.adminListen().isPresent()) {
       NodeConfig.HostPort adminAt = NodeConfig.HostPort.parse(config.adminListen().get());
       admin = AdminListener.start(adminAt.host(), adminAt.port(), this);
@@ -155,6 +160,15 @@ public final class Node implements AutoCloseable {
         admin != null ? ", admin on " + admin.address() : "",
         plane.description(),
         config.storage());
+  }
+
+  /** Registers this node process again, same epoch, at {@code address} (an update). */
+  private void advertise(NodeIdentity identity, String address) throws Exception {
+    plane
+        .proposeAccepted(
+            new Command.RegisterNode(
+                identity.nodeId(), identity.nodeEpoch(), address, identity.slots()))
+        .get(ADVERTISE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /**

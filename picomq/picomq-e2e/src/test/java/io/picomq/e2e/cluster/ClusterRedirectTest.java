@@ -1,0 +1,118 @@
+package io.picomq.e2e.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.picomq.client.CreateOptions;
+import io.picomq.client.PicoClient;
+import io.picomq.client.ReadRecord;
+import io.picomq.client.ReadRequest;
+import io.picomq.client.Record;
+import io.picomq.e2e.ServerProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two {@code pico serve} processes sharing a Postgres metadata database (a fresh one per run) and
+ * one {@code file://} bucket, as a cluster on one machine: a request for a stream the other node
+ * has open is redirected to it, and the SDK follows the redirect.
+ */
+@EnabledIfEnvironmentVariable(named = "PICOMQ_PG_URL", matches = ".+")
+class ClusterRedirectTest {
+
+  @TempDir static Path dir;
+  private static String database;
+  private static ServerProcess one;
+  private static ServerProcess two;
+
+  @BeforeAll
+  static void startTwoNodes() throws SQLException {
+    database = "e2e_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+    admin("CREATE DATABASE " + database);
+    URI server = URI.create(System.getenv("PICOMQ_PG_URL"));
+    String metaUrl = "postgres://" + server.getRawAuthority() + "/" + database;
+    String storage = "--storage=-2@file://" + dir.resolve("objects");
+    one = node(1, metaUrl, storage);
+    two = node(2, metaUrl, storage);
+  }
+
+  private static ServerProcess node(int id, String metaUrl, String storage) {
+    return ServerProcess.start(
+        dir.resolve("node-" + id),
+        "--node-id",
+        Integer.toString(id),
+        "--meta-url",
+        metaUrl,
+        storage);
+  }
+
+  @AfterAll
+  static void stopNodes() throws SQLException {
+    for (ServerProcess node : new ServerProcess[] {one, two}) {
+      if (node != null) {
+        node.close();
+      }
+    }
+    if (database != null) {
+      admin("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+    }
+  }
+
+  /** Runs a statement on the database {@code PICOMQ_PG_URL} names, outside any transaction. */
+  private static void admin(String sql) throws SQLException {
+    URI url = URI.create(System.getenv("PICOMQ_PG_URL"));
+    String userInfo = url.getUserInfo() == null ? "" : url.getUserInfo();
+    String[] credentials = userInfo.split(":", 2);
+    try (Connection connection =
+            DriverManager.getConnection(
+                "jdbc:postgresql://" + url.getHost() + ":" + url.getPort() + url.getPath(),
+                credentials[0],
+                credentials.length > 1 ? credentials[1] : null);
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  @Test
+  void aStreamOpenOnOneNodeIsRedirectedToFromTheOther() throws Exception {
+    String stream = "/cluster/" + UUID.randomUUID();
+    try (PicoClient client = PicoClient.builder().endpoint(one.endpoint()).build()) {
+      client.create(stream, CreateOptions.builder().build());
+      client.append(stream, List.of(Record.of("written on node 1")));
+    }
+
+    HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    HttpResponse<String> answer =
+        http.send(
+            HttpRequest.newBuilder(two.endpoint().resolve(stream))
+                .timeout(Duration.ofSeconds(20))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).isEqualTo(307);
+    assertThat(answer.headers().firstValue("location"))
+        .hasValueSatisfying(
+            location -> assertThat(URI.create(location)).isEqualTo(one.endpoint().resolve(stream)));
+
+    try (PicoClient client = PicoClient.builder().endpoint(two.endpoint()).build()) {
+      assertThat(client.read(stream, ReadRequest.from(0)).records())
+          .extracting(ReadRecord::bodyAsString)
+          .containsExactly("written on node 1");
+    }
+  }
+}
