@@ -13,10 +13,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Wakes this node's tailer when another node adds a log row, on Postgres: it holds one connection
- * that {@code LISTEN}s on the log's channel, to which every insert sends a notification (see {@link
- * LogTable#append}). The tailer then reads at once instead of at its next poll, which stays the
- * safety net: a notification lost with a broken connection costs one poll interval. After each
- * (re)connection it wakes the tailer too, for the rows written while nobody listened.
+ * that {@code LISTEN}s on the log's channel, to which every insert sends a notification carrying
+ * its writer's id (see {@link LogTable#append}); its own writer's are ignored. The tailer then
+ * reads at once instead of at its next poll, which stays the safety net: a notification lost with a
+ * broken connection costs one poll interval. After each (re)connection it wakes the tailer too, for
+ * the rows written while nobody listened.
  */
 final class LogListener implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(LogListener.class);
@@ -26,6 +27,7 @@ final class LogListener implements Runnable {
 
   private final SqlBackend backend;
   private final String channel;
+  private final String ownWriterId;
   private final Runnable wakeTailer;
   private final BooleanSupplier running;
   private final LogOptions options;
@@ -33,11 +35,13 @@ final class LogListener implements Runnable {
   LogListener(
       SqlBackend backend,
       String channel,
+      String ownWriterId,
       Runnable wakeTailer,
       BooleanSupplier running,
       LogOptions options) {
     this.backend = backend;
     this.channel = channel;
+    this.ownWriterId = ownWriterId;
     this.wakeTailer = wakeTailer;
     this.running = running;
     this.options = options;
@@ -72,6 +76,16 @@ final class LogListener implements Runnable {
     }
   }
 
+  /** Whether a notification is another node's: this node's flusher wakes its tailer itself. */
+  private boolean anotherWriters(PGNotification[] received) {
+    for (PGNotification notification : received) {
+      if (!ownWriterId.equals(notification.getParameter())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private void listen(Connection connection, Backoff backoff) throws SQLException {
     PGConnection postgres = connection.unwrap(PGConnection.class);
     try (Statement listen = connection.createStatement()) {
@@ -82,7 +96,7 @@ final class LogListener implements Runnable {
       wakeTailer.run();
       while (running.getAsBoolean()) {
         PGNotification[] received = postgres.getNotifications((int) WAIT.toMillis());
-        if (received != null && received.length > 0) {
+        if (received != null && anotherWriters(received)) {
           wakeTailer.run();
         }
       }

@@ -30,9 +30,15 @@ final class LogTable {
   private final String readAfterSql;
   private final String readSql;
   private final boolean notifies;
+  private final String writerId;
 
-  LogTable(SqlBackend backend) {
+  /**
+   * @param writerId sent with each notification, so that the writer's own listener can tell its
+   *     rows (its flusher wakes its tailer already) from other nodes'
+   */
+  LogTable(SqlBackend backend, long writerId) {
     this.backend = backend;
+    this.writerId = Long.toString(writerId);
     String log = backend.tables().log();
     this.notifies = backend.dialect() == Dialect.POSTGRES;
     // ON CONFLICT covers two writers that guessed the same index: on Postgres the second waits
@@ -86,8 +92,9 @@ final class LogTable {
    * listener one poll interval, so a failure here is not the insert's.
    */
   private void notifyListeners(Connection connection) {
-    try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, '')")) {
+    try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
       notify.setString(1, channel());
+      notify.setString(2, writerId);
       notify.execute();
     } catch (SQLException e) {
       LOG.debug("could not notify other nodes of a new log row", e);

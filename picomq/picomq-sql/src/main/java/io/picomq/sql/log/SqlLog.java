@@ -89,12 +89,13 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
     this.views =
         new ViewPublisher<>(new View<>(0, machine.initial()), options.completionExecutor());
     this.pending = new PendingBatches<>(options.completionExecutor());
-    LogTable table = new LogTable(backend);
+
     SnapshotTable snapshots = new SnapshotTable(backend);
     this.snapshotWriter =
         new SnapshotWriter<>(machine, snapshots, options.threadFactory(), options.name());
     // Random, so that rows a previous incarnation of this node wrote are never mistaken for ours.
     long writerId = UUID.randomUUID().getMostSignificantBits();
+    LogTable table = new LogTable(backend, writerId);
     this.tailer =
         new Tailer<>(
             machine,
@@ -124,7 +125,12 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
         backend.dialect() == Dialect.POSTGRES
             ? Optional.of(
                 new LogListener(
-                    backend, table.channel(), tailer::nudge, () -> phase == Phase.STARTED, options))
+                    backend,
+                    table.channel(),
+                    Long.toString(writerId),
+                    tailer::nudge,
+                    () -> phase == Phase.STARTED,
+                    options))
             : Optional.empty();
   }
 
