@@ -2,7 +2,6 @@ package io.picomq.s3stream.jmh;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.FetchResult;
 import io.picomq.s3stream.api.FetchedBatch;
@@ -17,13 +16,10 @@ import io.picomq.s3stream.core.testing.InMemoryMetadata;
 import io.picomq.s3stream.core.testing.TestEngine;
 import io.picomq.s3stream.object.ObjectNamespace;
 import io.picomq.s3stream.objectstore.ObjectStore;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -185,25 +181,10 @@ public final class ColdReplayBenchmark {
     for (int i = 0; i < RECORD_BYTES; i++) {
       payload.writeByte(i * 31 + 7);
     }
-    Deque<CompletableFuture<AppendOutcome>> window = new ArrayDeque<>();
     try {
-      for (long i = 0; i < records; i++) {
-        window.addLast(stream.append(1, payload));
-        if (window.size() >= IN_FLIGHT) {
-          check(window.pollFirst().get(60, TimeUnit.SECONDS));
-        }
-      }
-      while (!window.isEmpty()) {
-        check(window.pollFirst().get(60, TimeUnit.SECONDS));
-      }
+      EngineRuns.appendPipelined(stream, payload, records, IN_FLIGHT);
     } finally {
       payload.release();
-    }
-  }
-
-  private static void check(AppendOutcome outcome) {
-    if (!(outcome instanceof AppendOutcome.Appended)) {
-      throw new IllegalStateException("append ended " + outcome);
     }
   }
 

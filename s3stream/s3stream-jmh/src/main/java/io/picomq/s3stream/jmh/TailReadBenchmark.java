@@ -3,7 +3,6 @@ package io.picomq.s3stream.jmh;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.FetchResult;
 import io.picomq.s3stream.api.FetchedBatch;
 import io.picomq.s3stream.api.ReadOptions;
@@ -11,10 +10,7 @@ import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.core.blockcache.CountingObjectStore;
 import io.picomq.s3stream.core.testing.InMemoryMetadata;
 import io.picomq.s3stream.core.testing.TestEngine;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -117,27 +113,12 @@ public final class TailReadBenchmark {
 
   private static void write(Stream stream, long records, AtomicReference<Throwable> failure) {
     ByteBuf payload = Unpooled.directBuffer(RECORD_BYTES).writeZero(RECORD_BYTES);
-    Deque<CompletableFuture<AppendOutcome>> window = new ArrayDeque<>();
     try {
-      for (long i = 0; i < records; i++) {
-        window.addLast(stream.append(1, payload));
-        if (window.size() >= IN_FLIGHT) {
-          check(window.pollFirst().get(60, TimeUnit.SECONDS));
-        }
-      }
-      while (!window.isEmpty()) {
-        check(window.pollFirst().get(60, TimeUnit.SECONDS));
-      }
+      EngineRuns.appendPipelined(stream, payload, records, IN_FLIGHT);
     } catch (Throwable e) {
       failure.set(e);
     } finally {
       payload.release();
-    }
-  }
-
-  private static void check(AppendOutcome outcome) {
-    if (!(outcome instanceof AppendOutcome.Appended)) {
-      throw new IllegalStateException("append ended " + outcome);
     }
   }
 }
