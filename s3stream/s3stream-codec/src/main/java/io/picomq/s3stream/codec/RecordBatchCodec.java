@@ -93,21 +93,15 @@ public final class RecordBatchCodec {
     }
     long available = (long) buf.writerIndex() - index;
     checkFixedPart(available, index);
-    checkMagic(buf.getByte(index), index);
-    int payloadLength = buf.getInt(index + 29);
-    checkPayloadLength(payloadLength, available, index);
-    return new RecordBatchHeader(
-        buf.getLong(index + 1),
-        buf.getLong(index + 9),
-        buf.getLong(index + 17),
-        buf.getInt(index + 25),
-        payloadLength);
+    // A view of the header's bytes (a copy when they straddle regions of a composite).
+    ByteBuffer header = buf.nioBuffer(index, RecordBatchHeader.SIZE);
+    return readHeader(header, header.position(), index, available);
   }
 
   /**
    * Decodes {@code count} consecutive batches from {@code buf}'s reader index and advances the
    * reader index past them: {@link #decode} repeated, faster. Headers are read in place through NIO
-   * views of the buffer's memory regions (a copy is read only for a header that straddles two),
+   * views of the buffer's memory regions (a copy is made only of a header that straddles two),
    * which costs a bounds check per field where a derived {@link ByteBuf} also checks, per field,
    * the reference count of the buffer it derives from.
    *
@@ -143,7 +137,6 @@ public final class RecordBatchCodec {
   private static final class HeaderViews {
     private final ByteBuf buf;
     private final ByteBuffer[] regions;
-    private final ByteBuffer straddling = ByteBuffer.allocate(RecordBatchHeader.SIZE);
     private int region;
     private int regionStart;
 
@@ -159,19 +152,14 @@ public final class RecordBatchCodec {
         regionStart += regions[region].remaining();
         region++;
       }
-      int available = buf.writerIndex() - index;
       if (region < regions.length) {
         ByteBuffer view = regions[region];
         int offset = index - regionStart;
         if (offset + RecordBatchHeader.SIZE <= view.remaining()) {
-          return readHeader(view, view.position() + offset, index, available);
+          return readHeader(view, view.position() + offset, index, buf.writerIndex() - index);
         }
       }
-      if (available < RecordBatchHeader.SIZE) {
-        return readHeader(buf, index); // throws: truncated
-      }
-      buf.getBytes(index, straddling.array());
-      return readHeader(straddling, 0, index, available);
+      return readHeader(buf, index); // straddles two regions, or is truncated
     }
   }
 
