@@ -126,6 +126,13 @@ public final class EngineStreamService implements StreamService {
   /** Loaded streams that can expire, by deadline: what {@link #expireDue()} looks at. */
   private final ExpiryQueue<LiveStream> expiring = new ExpiryQueue<>();
 
+  /**
+   * Names whose stream was forgotten after a failed append, until its engine stream settled: a
+   * lookup waits for it before loading the name again, so the tail it loads is the durable one.
+   */
+  private final ConcurrentHashMap<String, CompletableFuture<Void>> settling =
+      new ConcurrentHashMap<>();
+
   /** Engine streams this service has open, by id (a fork reads its sources' streams). */
   private final ConcurrentHashMap<Long, Stream> engineStreams = new ConcurrentHashMap<>();
 
@@ -597,6 +604,10 @@ public final class EngineStreamService implements StreamService {
     stream.lock.lock();
     try {
       Registration registration = stream.registration;
+      if (stream.forgotten) {
+        // An earlier append failed after this caller found the stream: load it afresh.
+        return async(() -> appendBlocking(stream.name, request)).thenCompose(future -> future);
+      }
       if (stream.removed) {
         return CompletableFuture.completedFuture(new AppendOutcome.NotFound());
       }
@@ -783,21 +794,30 @@ public final class EngineStreamService implements StreamService {
   /**
    * An append failed in the engine (fenced, over capacity, broken I/O): the stream's in-memory tail
    * and producer state may be ahead of what is durable, so drop the state; the next request reloads
-   * it from the log and reopens the engine stream at a new epoch.
+   * it from the log once the engine stream settled ({@link Stream#settle}: the appends it took
+   * before the failure are durable or failed, none after it is taken). Loading then starts from the
+   * durable tail, so the next append's seq is exactly where its record lands.
    */
   private void forget(LiveStream stream, Throwable cause) {
-    LOG.warn("append to {} failed; reloading the stream: {}", stream.name, cause.toString());
-    live.remove(stream.name, stream);
-    engineStreams.remove(stream.own.streamId(), stream.own);
-    // Waiters re-check through a read, which reloads the stream.
     List<CompletableFuture<Void>> waiting = new ArrayList<>();
     stream.lock.lock();
     try {
+      if (stream.forgotten) {
+        return;
+      }
+      stream.forgotten = true;
+      // Waiters re-check through a read, which reloads the stream.
       stream.waiters.forEach(waiter -> waiting.add(waiter.signal()));
       stream.waiters.clear();
     } finally {
       stream.lock.unlock();
     }
+    LOG.warn("append to {} failed; reloading the stream: {}", stream.name, cause.toString());
+    CompletableFuture<Void> settled = stream.own.settle().exceptionally(ignored -> null);
+    settling.put(stream.name, settled);
+    live.remove(stream.name, stream);
+    engineStreams.remove(stream.own.streamId(), stream.own);
+    settled.whenComplete((ignored, failure) -> settling.remove(stream.name, settled));
     waiting.forEach(signal -> signal.complete(null));
   }
 
@@ -992,6 +1012,10 @@ public final class EngineStreamService implements StreamService {
   private LiveStream lookup(String name) {
     LiveStream stream = live.get(name);
     if (stream == null) {
+      CompletableFuture<Void> settled = settling.get(name);
+      if (settled != null) {
+        settled.join(); // outside the structure lock: only this name's callers wait
+      }
       structure.lock();
       try {
         stream = live.get(name);

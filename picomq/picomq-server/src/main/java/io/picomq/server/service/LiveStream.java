@@ -39,6 +39,13 @@ final class LiveStream {
   /** Guarded by lock: deleted for good (its KV entry is being or was removed). */
   boolean removed;
 
+  /**
+   * Guarded by lock: an append failed or was refused, so {@link #assignedTail} and {@link
+   * #registration} may hold effects that never became durable. Nothing more is appended through
+   * this instance; the next request loads the name afresh (see {@code EngineStreamService.forget}).
+   */
+  boolean forgotten;
+
   /** Guarded by lock: completes once the last registry write proposed for this name applied. */
   CompletableFuture<Void> persisted = CompletableFuture.completedFuture(null);
 

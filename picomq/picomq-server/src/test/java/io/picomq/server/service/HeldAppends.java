@@ -83,6 +83,11 @@ final class HeldAppends implements StreamEngine {
     }
 
     @Override
+    public CompletableFuture<Void> settle() {
+      return stream.settle();
+    }
+
+    @Override
     public CompletableFuture<FetchResult> fetch(
         long startOffset, long endOffset, int maxBytes, ReadOptions options) {
       return stream.fetch(startOffset, endOffset, maxBytes, options);

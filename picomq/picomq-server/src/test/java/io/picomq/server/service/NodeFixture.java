@@ -63,6 +63,38 @@ final class NodeFixture implements AutoCloseable {
       UnaryOperator<EntryLog> entryLog,
       UnaryOperator<StreamEngine> engineWrap)
       throws Exception {
+    this(
+        metaUrl,
+        options,
+        nodeEpoch,
+        serviceClock,
+        entryLog,
+        engineWrap,
+        Storage.file(dataDir.resolve("objects")));
+  }
+
+  /**
+   * Where the engine keeps its objects, with its settings: {@code file://} by default, or an S3
+   * server.
+   */
+  record Storage(
+      String uri, UnaryOperator<EngineConfig.Builder> config, String accessKey, String secretKey) {
+    static Storage file(Path directory) {
+      return new Storage(
+          "0@file://" + directory, c -> c.walCacheSizeBytes(16 * EngineConfig.MIB), null, null);
+    }
+  }
+
+  /** The engine on {@code storage}. */
+  NodeFixture(
+      String metaUrl,
+      BackendOptions options,
+      long nodeEpoch,
+      InstantSource serviceClock,
+      UnaryOperator<EntryLog> entryLog,
+      UnaryOperator<StreamEngine> engineWrap,
+      Storage storage)
+      throws Exception {
     plane =
         MetadataPlane.open(
             metaUrl,
@@ -70,19 +102,24 @@ final class NodeFixture implements AutoCloseable {
             new NodeIdentity(1, nodeEpoch, "http://127.0.0.1:0", 1),
             Clock.systemUTC());
     plane.start();
-    engine =
+    S3Stream.Builder builder =
         S3Stream.builder()
             .config(
-                EngineConfig.builder()
-                    .nodeId(1)
-                    .nodeEpoch(nodeEpoch)
-                    .walCacheSizeBytes(16 * EngineConfig.MIB)
-                    .blockCacheSizeBytes(4 * EngineConfig.MIB)
+                storage
+                    .config()
+                    .apply(
+                        EngineConfig.builder()
+                            .nodeId(1)
+                            .nodeEpoch(nodeEpoch)
+                            .blockCacheSizeBytes(4 * EngineConfig.MIB))
                     .build())
-            .storage("0@file://" + dataDir.resolve("objects"))
+            .storage(storage.uri())
             .streamManager(new PlaneStreamManager(plane))
-            .objectManager(new PlaneObjectManager(plane, Clock.systemUTC()))
-            .build();
+            .objectManager(new PlaneObjectManager(plane, Clock.systemUTC()));
+    if (storage.accessKey() != null) {
+      builder.s3Credentials(storage.accessKey(), storage.secretKey());
+    }
+    engine = builder.build();
     engine.start().join();
     service =
         new EngineStreamService(

@@ -30,6 +30,16 @@ public interface Stream {
   CompletableFuture<AppendOutcome> append(int recordCount, ByteBuf payload);
 
   /**
+   * After an append ended {@link AppendOutcome.OverCapacity}, every later append to this stream
+   * ends the same way (so offsets never skip a refused append's place) until this is called. It
+   * refuses the appends still waiting, completes once every append taken so far has completed, and
+   * then takes appends again: from then on {@link #nextOffset()} equals {@link #confirmOffset()}
+   * (unless an append failed with an error, which is sticky). A caller that numbered records ahead
+   * of their answers calls it before numbering again from {@link #confirmOffset()}.
+   */
+  CompletableFuture<Void> settle();
+
+  /**
    * Reads batches covering {@code [startOffset, endOffset)}, stopping after about {@code maxBytes}
    * (the batch reaching the limit is included, so a non-empty range yields at least one batch). The
    * first batch holds {@code startOffset} (it may begin before it: batches are never split); the

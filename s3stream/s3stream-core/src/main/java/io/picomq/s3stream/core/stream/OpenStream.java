@@ -36,6 +36,12 @@ public final class OpenStream implements Stream {
   /** Guarded by the write path's lock. */
   long nextOffset;
 
+  /** Guarded by the write path's lock: what every append ends with until settled, or null. */
+  AppendOutcome.OverCapacity refusal;
+
+  /** Guarded by the write path's lock: the outcome of the last append the WAL took, or null. */
+  CompletableFuture<AppendOutcome> lastAccepted;
+
   /** Written under the write path's lock, read by anyone. */
   volatile StreamState state = StreamState.OPEN;
 
@@ -108,6 +114,11 @@ public final class OpenStream implements Stream {
   public CompletableFuture<AppendOutcome> append(int recordCount, ByteBuf payload) {
     Objects.requireNonNull(payload, "payload");
     return writePath.append(this, recordCount, payload);
+  }
+
+  @Override
+  public CompletableFuture<Void> settle() {
+    return writePath.settle(this);
   }
 
   @Override

@@ -44,6 +44,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * wait, retry). While any append waits, new appends queue behind it, so appends of a stream keep
  * their call order. Waiting appends are retried after each confirmation drain and each commit.
  *
+ * <p>A refusal closes the stream's prefix: once an append of a stream ends {@link
+ * AppendOutcome.OverCapacity}, its appends that wait behind it and every later one end the same way
+ * until the caller {@link #settle settles} the stream. So the offsets a stream's appends get are
+ * always the running sum of the counts the caller handed in before the first refusal: a caller that
+ * numbers its records ahead of the answers (the host does) never sees a later append land at an
+ * offset it had given to a refused one.
+ *
  * <p>Failure: a fenced WAL or commit fences the whole write path (every later append ends {@link
  * AppendOutcome.Fenced}); a failed WAL or upload is sticky (every later append fails with it).
  *
@@ -163,6 +170,42 @@ public final class WritePath {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Brings {@code stream}'s offsets back in step with its caller: refuses its waiting appends (and
+   * any made meanwhile) with {@link AppendOutcome.OverCapacity}, waits until every append it
+   * accepted has completed, then takes appends again. Afterwards the next append gets {@link
+   * OpenStream#confirmOffset()}, unless an accepted append failed (a sticky failure: later appends
+   * fail too). See the class comment for why a refusal holds until this.
+   */
+  CompletableFuture<Void> settle(OpenStream stream) {
+    List<WaitingAppend> refused;
+    AppendOutcome.OverCapacity reason = cacheFull();
+    CompletableFuture<AppendOutcome> last;
+    lock.lock();
+    try {
+      if (stream.refusal != null) {
+        reason = stream.refusal;
+      }
+      refused = refuseFrom(stream, reason);
+      last = stream.lastAccepted;
+    } finally {
+      lock.unlock();
+    }
+    AppendOutcome.OverCapacity refusedWith = reason;
+    refused.forEach(w -> endWaiting(w, refusedWith));
+    CompletableFuture<?> accepted = last != null ? last : CompletableFuture.completedFuture(null);
+    return accepted.handle(
+        (ignored, error) -> {
+          lock.lock();
+          try {
+            stream.refusal = null;
+          } finally {
+            lock.unlock();
+          }
+          return null;
+        });
   }
 
   /**
@@ -304,6 +347,7 @@ public final class WritePath {
     }
     if (appendWaitNanos == 0 || waiting.size() >= maxWaitingAppends) {
       request.encoded.release();
+      request.stream.refusal = request.reason;
       return new Ended(request.outcome, request.reason, metrics);
     }
     waiting.add(request);
@@ -326,6 +370,8 @@ public final class WritePath {
       refusal = new AppendOutcome.Fenced(request.stream.epoch());
     } else if (shutDown || request.stream.state != StreamState.OPEN) {
       refusal = new AppendOutcome.Closed();
+    } else if (request.stream.refusal != null) {
+      refusal = request.stream.refusal;
     }
     if (refusal == null) {
       return null;
@@ -365,6 +411,7 @@ public final class WritePath {
             new PendingAppend(
                 stream, base, request.count, size, block, request.outcome, request.startedNanos);
         confirmer.add(pending);
+        stream.lastAccepted = request.outcome;
         if (block.sizeBytes() >= uploadThresholdBytes) {
           sealAndSubmit();
         }
@@ -396,21 +443,45 @@ public final class WritePath {
   // ---- any thread ----
 
   private void expire(WaitingAppend request) {
-    boolean removed;
+    List<WaitingAppend> refused;
     AppendOutcome.OverCapacity reason;
     lock.lock();
     try {
-      removed = waiting.remove(request);
-      waitingCount = waiting.size();
+      if (!waiting.contains(request)) {
+        return; // admitted, or refused with its stream, meanwhile
+      }
       reason = request.reason;
+      refused = refuseFrom(request.stream, reason);
     } finally {
       lock.unlock();
     }
-    if (removed) {
-      request.encoded.release();
-      metrics.appendOverCapacity.increment();
-      request.outcome.complete(reason);
-    }
+    refused.forEach(w -> endWaiting(w, reason));
+  }
+
+  /**
+   * Under the lock: from now on {@code stream}'s appends end {@code reason} until {@link #settle};
+   * takes its waiting appends out of the queue for the caller to end (after the lock).
+   */
+  private List<WaitingAppend> refuseFrom(OpenStream stream, AppendOutcome.OverCapacity reason) {
+    stream.refusal = reason;
+    List<WaitingAppend> refused = new ArrayList<>();
+    waiting.removeIf(
+        w -> {
+          if (w.stream != stream) {
+            return false;
+          }
+          refused.add(w);
+          return true;
+        });
+    waitingCount = waiting.size();
+    return refused;
+  }
+
+  private void endWaiting(WaitingAppend w, AppendOutcome.OverCapacity reason) {
+    w.expiry.cancel();
+    w.encoded.release();
+    metrics.appendOverCapacity.increment();
+    w.outcome.complete(reason);
   }
 
   private void walFailed(Throwable error) {

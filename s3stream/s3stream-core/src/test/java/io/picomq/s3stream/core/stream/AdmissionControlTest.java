@@ -13,11 +13,13 @@ import io.picomq.s3stream.core.testing.TestEngine;
 import io.picomq.s3stream.objectstore.FaultInjectingObjectStore;
 import io.picomq.s3stream.wal.MemoryWal;
 import io.picomq.s3stream.wal.MemoryWalVolume;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -109,10 +111,60 @@ class AdmissionControlTest {
         .isPositive();
 
     data.resume();
+    stream.settle().get(10, TimeUnit.SECONDS);
     ByteBuf later = Unpooled.wrappedBuffer(new byte[RECORD]);
     AppendOutcome next = stream.append(1, later).get(10, TimeUnit.SECONDS);
     later.release();
     assertThat(next).isEqualTo(new AppendOutcome.Appended(appended, appended + 1));
+  }
+
+  @Test
+  void aRefusalRefusesEveryLaterAppendOfTheStreamUntilSettled() throws Exception {
+    TestEngine engine = start(200);
+    Stream stream = engine.engine.openStream(metadata.createStream()).get();
+    Stream other = engine.engine.openStream(metadata.createStream()).get();
+    data.pause();
+    List<CompletableFuture<AppendOutcome>> first = appendMany(stream, 150);
+    CompletableFuture.allOf(first.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+    long accepted = first.stream().filter(f -> f.join() instanceof AppendOutcome.Appended).count();
+    assertThat(first.getLast().join()).isInstanceOf(AppendOutcome.OverCapacity.class);
+
+    // Room comes back, but the stream still refuses: an append made now would otherwise take the
+    // offset its caller gave the first refused one.
+    data.resume();
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> stream.confirmOffset() == accepted);
+    assertThat(appendMany(stream, 1).getFirst().get(10, TimeUnit.SECONDS))
+        .isInstanceOf(AppendOutcome.OverCapacity.class);
+    assertThat(appendMany(other, 1).getFirst().get(10, TimeUnit.SECONDS))
+        .as("other streams are not held back")
+        .isEqualTo(new AppendOutcome.Appended(0, 1));
+
+    stream.settle().get(10, TimeUnit.SECONDS);
+    assertThat(stream.nextOffset()).isEqualTo(stream.confirmOffset()).isEqualTo(accepted);
+    assertThat(appendMany(stream, 1).getFirst().get(10, TimeUnit.SECONDS))
+        .isEqualTo(new AppendOutcome.Appended(accepted, accepted + 1));
+  }
+
+  @Test
+  void settleRefusesTheWaitingAppendsAndLeavesOffsetsInStep() throws Exception {
+    TestEngine engine = start(30_000);
+    Stream stream = engine.engine.openStream(metadata.createStream()).get();
+    data.pause();
+    List<CompletableFuture<AppendOutcome>> outcomes = appendMany(stream, 150);
+    assertThat(outcomes.getLast()).isNotDone(); // waiting for room
+
+    CompletableFuture<Void> settled = stream.settle();
+    assertThat(outcomes.getLast().get(10, TimeUnit.SECONDS))
+        .as("a waiting append is refused at once")
+        .isInstanceOf(AppendOutcome.OverCapacity.class);
+    settled.get(10, TimeUnit.SECONDS);
+    data.resume();
+    long accepted =
+        outcomes.stream().filter(f -> f.getNow(null) instanceof AppendOutcome.Appended).count();
+    assertThat(outcomes).allMatch(CompletableFuture::isDone);
+    assertThat(stream.confirmOffset()).isEqualTo(stream.nextOffset()).isEqualTo(accepted);
   }
 
   @Test
@@ -180,5 +232,28 @@ class AdmissionControlTest {
       assertThat(outcomes.get(i).get(10, TimeUnit.SECONDS))
           .isEqualTo(new AppendOutcome.Appended(i, i + 1));
     }
+  }
+
+  @Test
+  void settleCompletesOnceEveryAcceptedAppendIsDurable() throws Exception {
+    HeldExecutor persister = new HeldExecutor(Runnable::run);
+    TestEngine engine =
+        TestEngine.build(
+            storage.config(1, 1),
+            metadata.register(1, 1),
+            metadata.register(1, 1),
+            storage.dataStore,
+            (executor, scheduler) -> new MemoryWal(new MemoryWalVolume(), 1, 64 << 20, persister));
+    engines.add(engine);
+    engine.engine.start().get(10, TimeUnit.SECONDS);
+    Stream stream = engine.engine.openStream(metadata.createStream()).get();
+    List<CompletableFuture<AppendOutcome>> outcomes = appendMany(stream, 3);
+
+    CompletableFuture<Void> settled = stream.settle();
+    assertThat(settled).as("accepted appends are not durable yet").isNotDone();
+    persister.release();
+    settled.get(10, TimeUnit.SECONDS);
+    assertThat(outcomes.getLast()).isCompletedWithValue(new AppendOutcome.Appended(2, 3));
+    assertThat(stream.confirmOffset()).isEqualTo(stream.nextOffset()).isEqualTo(3);
   }
 }
