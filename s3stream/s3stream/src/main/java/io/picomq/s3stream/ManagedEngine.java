@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * An engine together with the stores and threads the builder made for it, released at shutdown,
- * and the watches on those stores behind {@link #storageHealth()}.
+ * An engine together with the stores and threads the builder made for it, released at shutdown, and
+ * the watches on those stores behind {@link #storageHealth()}.
  */
 final class ManagedEngine implements StreamEngine {
 

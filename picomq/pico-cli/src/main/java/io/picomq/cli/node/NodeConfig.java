@@ -18,8 +18,8 @@ import java.util.OptionalLong;
  * @param storage the data bucket, e.g. {@code -2@file://./data/objects}
  * @param wal the WAL bucket, empty to share the data bucket's storage under the next id
  * @param redirect route requests for streams another node owns there (else serve everything here)
- * @param requestTimeout the longest a request waits on object storage or the metadata log before
- *     it answers 503 (see {@code EngineStreamService})
+ * @param requestTimeout the longest a request waits on object storage or the metadata log before it
+ *     answers 503 (see {@code EngineStreamService})
  */
 public record NodeConfig(
     int nodeId,

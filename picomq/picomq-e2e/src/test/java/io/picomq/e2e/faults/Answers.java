@@ -43,7 +43,8 @@ final class Answers {
                     : HttpRequest.BodyPublishers.ofByteArray(body));
     headers.forEach(request::header);
     long started = System.nanoTime();
-    HttpResponse<byte[]> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> answer =
+        http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     Duration took = Duration.ofNanos(System.nanoTime() - started);
     assertThat(took).as("%s %s answered in %s", method, uri, took).isLessThan(bound);
     assertTyped(method + " " + uri, answer);

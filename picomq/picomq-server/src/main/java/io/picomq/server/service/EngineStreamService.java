@@ -145,8 +145,8 @@ public final class EngineStreamService implements StreamService {
   }
 
   /**
-   * @param requestTimeout the longest any call waits on storage or the metadata log before it
-   *     fails with {@link StreamUnavailableException} (see {@link Failures})
+   * @param requestTimeout the longest any call waits on storage or the metadata log before it fails
+   *     with {@link StreamUnavailableException} (see {@link Failures})
    */
   public EngineStreamService(
       MetadataPlane plane,

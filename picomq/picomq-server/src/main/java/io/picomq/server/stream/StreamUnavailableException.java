@@ -10,8 +10,8 @@ import java.util.Objects;
  *
  * <p>{@link #mayHaveCompleted()} tells a client whether to check before repeating: true when the
  * call was handed on (to the engine, to the metadata log) and may still take effect after this
- * answer, so only an idempotent retry (a producer's same seq, a create with the same
- * configuration) is safe; false when the call was refused before it changed anything.
+ * answer, so only an idempotent retry (a producer's same seq, a create with the same configuration)
+ * is safe; false when the call was refused before it changed anything.
  */
 public final class StreamUnavailableException extends RuntimeException {
   private static final long serialVersionUID = 1L;

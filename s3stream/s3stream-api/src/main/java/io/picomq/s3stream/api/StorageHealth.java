@@ -14,8 +14,8 @@ public sealed interface StorageHealth {
    * A recent storage call failed (and nothing succeeded since), or a call has been running far
    * longer than storage calls take.
    *
-   * @param noSpace the failure was the store running out of space ({@code No space left on
-   *     device} on {@code file://}): an operator must free space, retrying soon will not help
+   * @param noSpace the failure was the store running out of space ({@code No space left on device}
+   *     on {@code file://}): an operator must free space, retrying soon will not help
    * @param detail what failed, in words
    */
   record Failing(boolean noSpace, String detail) implements StorageHealth {}

@@ -28,14 +28,14 @@ import java.util.function.Supplier;
  *       nothing about the store) ended after the latest successful one, and less than {@code
  *       failureMemory} ago: an idle store's last failure is forgotten after that, since nothing
  *       probes it;
- *   <li>stalled when a call has been running for more than {@code stallAfter} and no call
- *       succeeded during that time (a paused server never answers and never fails);
+ *   <li>stalled when a call has been running for more than {@code stallAfter} and no call succeeded
+ *       during that time (a paused server never answers and never fails);
  *   <li>a failure whose cause says {@code No space left on device} (or a {@link
  *       FileSystemException} with that reason) is reported as no space.
  * </ul>
  *
- * <p>Threading: any thread; the state is a few volatile fields and a concurrent map of the calls
- * in flight.
+ * <p>Threading: any thread; the state is a few volatile fields and a concurrent map of the calls in
+ * flight.
  */
 public final class ObjectStoreWatch {
 
@@ -58,15 +58,18 @@ public final class ObjectStoreWatch {
    */
   public record Problem(boolean noSpace, String detail) {}
 
-  private record Failure(long atNanos, boolean noSpace, String detail) {}
+  /** {@code order}: when it ended among all calls, to compare with the latest success. */
+  private record Failure(long order, long atNanos, boolean noSpace, String detail) {}
 
   private final String name;
   private final LongSupplier nanoTime;
   private final long stallNanos;
   private final long memoryNanos;
   private final AtomicLong ids = new AtomicLong();
+  private final AtomicLong ended = new AtomicLong();
   private final ConcurrentHashMap<Long, Long> inFlight = new ConcurrentHashMap<>();
   private volatile long lastSuccessNanos;
+  private volatile long lastSuccessOrder;
   private volatile Failure lastFailure;
 
   /**
@@ -97,7 +100,7 @@ public final class ObjectStoreWatch {
     long now = nanoTime.getAsLong();
     Failure failure = lastFailure;
     if (failure != null
-        && failure.atNanos - lastSuccessNanos > 0
+        && failure.order > lastSuccessOrder
         && now - failure.atNanos < memoryNanos) {
       return Optional.of(new Problem(failure.noSpace, name + " storage: " + failure.detail));
     }
@@ -150,6 +153,7 @@ public final class ObjectStoreWatch {
         (value, error) -> {
           inFlight.remove(id);
           if (error == null) {
+            lastSuccessOrder = ended.incrementAndGet();
             lastSuccessNanos = nanoTime.getAsLong();
           } else {
             failed(error);
@@ -168,7 +172,11 @@ public final class ObjectStoreWatch {
       return; // the store answered: the request was wrong, not the store
     }
     lastFailure =
-        new Failure(nanoTime.getAsLong(), isNoSpace(cause), String.valueOf(cause.getMessage()));
+        new Failure(
+            ended.incrementAndGet(),
+            nanoTime.getAsLong(),
+            isNoSpace(cause),
+            String.valueOf(cause.getMessage()));
   }
 
   private final class Watched implements ObjectStore {
