@@ -113,7 +113,8 @@ class FullVolumeTest {
   private static byte[] record(int index) {
     byte[] body = new byte[RECORD_BYTES];
     Arrays.fill(body, (byte) ('a' + index % 26));
-    byte[] label = String.format("rec%05d", index).getBytes(StandardCharsets.US_ASCII);
+    byte[] label =
+        String.format(java.util.Locale.ROOT, "rec%05d", index).getBytes(StandardCharsets.US_ASCII);
     System.arraycopy(label, 0, body, 0, label.length);
     return body;
   }
