@@ -140,6 +140,14 @@ final class ServeCommand implements Callable<Integer> {
   String maxChunkSize;
 
   @Option(
+      names = "--request-timeout-sec",
+      defaultValue = "${env:PICO_REQUEST_TIMEOUT_SEC:-30}",
+      description =
+          "Longest wait on storage or the metadata log before a request answers 503"
+              + " (PICO_REQUEST_TIMEOUT_SEC).")
+  long requestTimeoutSec;
+
+  @Option(
       names = "--wal-cache-size",
       defaultValue = "${env:PICO_WAL_CACHE_SIZE}",
       description = "Log cache size, e.g. 200MiB (PICO_WAL_CACHE_SIZE).")
@@ -224,7 +232,8 @@ final class ServeCommand implements Callable<Integer> {
         optionalSize("--wal-cache-size", walCacheSize),
         optionalSize("--block-cache-size", blockCacheSize),
         optionalSize("--wal-upload-threshold", walUploadThreshold),
-        walUploadIntervalMs == null ? OptionalLong.empty() : OptionalLong.of(walUploadIntervalMs));
+        walUploadIntervalMs == null ? OptionalLong.empty() : OptionalLong.of(walUploadIntervalMs),
+        Duration.ofSeconds(requestTimeoutSec));
   }
 
   private static OptionalLong optionalSize(String flag, String value) {

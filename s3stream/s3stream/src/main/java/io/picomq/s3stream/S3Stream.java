@@ -5,12 +5,14 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.ObjectManager;
+import io.picomq.s3stream.api.StorageHealth;
 import io.picomq.s3stream.api.StreamEngine;
 import io.picomq.s3stream.api.StreamManager;
 import io.picomq.s3stream.core.Engine;
 import io.picomq.s3stream.core.EngineResources;
 import io.picomq.s3stream.core.metrics.MeteredObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStore;
+import io.picomq.s3stream.objectstore.ObjectStoreWatch;
 import io.picomq.s3stream.objectstore.Scheduler;
 import io.picomq.s3stream.objectstore.uri.ObjectStorageUri;
 import io.picomq.s3stream.objectstore.uri.ObjectStores;
@@ -20,6 +22,7 @@ import io.picomq.s3stream.wal.WalNode;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -165,8 +168,10 @@ public final class S3Stream {
       ObjectStore dataBackend = null;
       ObjectStore walBackend = null;
       try {
-        dataBackend = ObjectStores.open(dataUri, options);
-        walBackend = wal != null ? ObjectStores.open(walUri, options) : dataBackend;
+        ObjectStoreWatch dataWatch = ObjectStoreWatch.of("data");
+        ObjectStoreWatch walWatch = wal != null ? ObjectStoreWatch.of("wal") : dataWatch;
+        dataBackend = ObjectStores.open(dataUri, options, dataWatch);
+        walBackend = wal != null ? ObjectStores.open(walUri, options, walWatch) : dataBackend;
         ObjectStore dataStore = new MeteredObjectStore(dataBackend, meters, "data");
         ObjectStore walStore = new MeteredObjectStore(walBackend, meters, "wal");
         Scheduler scheduler = Scheduler.system();
@@ -194,6 +199,7 @@ public final class S3Stream {
         ObjectStore closeWal = walBackend;
         return new ManagedEngine(
             engine,
+            () -> health(walWatch, dataWatch),
             () -> {
               closeData.close();
               if (closeWal != closeData) {
@@ -224,6 +230,14 @@ public final class S3Stream {
         throw new IllegalStateException(name + " is already set");
       }
     }
+  }
+
+  /** The first problem of the WAL's store, then the data store's. */
+  private static StorageHealth health(ObjectStoreWatch wal, ObjectStoreWatch data) {
+    Optional<ObjectStoreWatch.Problem> problem = wal.problem().or(data::problem);
+    return problem
+        .<StorageHealth>map(p -> new StorageHealth.Failing(p.noSpace(), p.detail()))
+        .orElse(StorageHealth.HEALTHY);
   }
 
   /** Acknowledgements, uploads and the WAL's owner tasks share a small pool. */

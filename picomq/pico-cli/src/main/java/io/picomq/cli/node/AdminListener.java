@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -108,9 +109,11 @@ final class AdminListener implements AutoCloseable {
   }
 
   private void ready(Exchange exchange) {
-    boolean ready = node.ready();
+    Optional<String> notReady = node.notReadyBecause();
+    boolean ready = notReady.isEmpty();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("ready", ready);
+    notReady.ifPresent(why -> body.put("reason", why));
     body.put("nodeId", node.config().nodeId());
     body.put("nodeEpoch", node.config().nodeEpoch());
     send(exchange, ready ? 200 : 503, body);

@@ -10,6 +10,7 @@ import io.picomq.frontend.http.RequestObserver;
 import io.picomq.meta.command.Command;
 import io.picomq.s3stream.S3Stream;
 import io.picomq.s3stream.api.EngineConfig;
+import io.picomq.s3stream.api.StorageHealth;
 import io.picomq.s3stream.api.StreamEngine;
 import io.picomq.server.metadata.Maintenance;
 import io.picomq.server.metadata.MetadataPlane;
@@ -120,7 +121,12 @@ public final class Node implements AutoCloseable {
     engine.start().join();
     service =
         new EngineStreamService(
-            plane, engine, clock, serviceThreads, PooledByteBufAllocator.DEFAULT);
+            plane,
+            engine,
+            clock,
+            serviceThreads,
+            PooledByteBufAllocator.DEFAULT,
+            config.requestTimeout());
     service.loadExpiring();
     // The lease holder deletes destroyed objects' bytes through this engine (GC phase one).
     maintenance =
@@ -201,7 +207,31 @@ public final class Node implements AutoCloseable {
 
   /** Whether the node serves and is registered (what {@code GET /ready} answers). */
   public boolean ready() {
-    return ready && plane != null && plane.healthy();
+    return notReadyBecause().isEmpty();
+  }
+
+  /**
+   * Why the node is not ready, or empty when it is: starting or stopping, the metadata log stopped
+   * or its database failing ({@link MetadataPlane#trouble()}), or object storage failing ({@link
+   * StreamEngine#storageHealth()}). Both recover on their own, and readiness with them.
+   */
+  public Optional<String> notReadyBecause() {
+    boolean up = ready; // read first: start() sets it after plane and engine
+    MetadataPlane metadata = plane;
+    StreamEngine storage = engine;
+    if (!up || metadata == null || storage == null) {
+      return Optional.of(stopping ? "stopping" : "starting");
+    }
+    Optional<String> trouble = metadata.trouble();
+    if (trouble.isPresent()) {
+      return trouble;
+    }
+    if (storage.storageHealth() instanceof StorageHealth.Failing failing) {
+      return Optional.of(
+          (failing.noSpace() ? "object storage is out of space: " : "object storage fails: ")
+              + failing.detail());
+    }
+    return Optional.empty();
   }
 
   public InetSocketAddress address() {

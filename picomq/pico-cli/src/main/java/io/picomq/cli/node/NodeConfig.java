@@ -18,6 +18,8 @@ import java.util.OptionalLong;
  * @param storage the data bucket, e.g. {@code -2@file://./data/objects}
  * @param wal the WAL bucket, empty to share the data bucket's storage under the next id
  * @param redirect route requests for streams another node owns there (else serve everything here)
+ * @param requestTimeout the longest a request waits on object storage or the metadata log before it
+ *     answers 503 (see {@code EngineStreamService})
  */
 public record NodeConfig(
     int nodeId,
@@ -40,9 +42,15 @@ public record NodeConfig(
     OptionalLong walCacheSizeBytes,
     OptionalLong blockCacheSizeBytes,
     OptionalLong walUploadThresholdBytes,
-    OptionalLong walUploadIntervalMillis) {
+    OptionalLong walUploadIntervalMillis,
+    Duration requestTimeout) {
 
   public NodeConfig {
+    Objects.requireNonNull(requestTimeout, "requestTimeout");
+    if (!requestTimeout.isPositive()) {
+      throw new IllegalArgumentException(
+          "--request-timeout-sec must be positive, not " + requestTimeout.toSeconds());
+    }
     Objects.requireNonNull(listen, "listen");
     Objects.requireNonNull(metaUrl, "metaUrl");
     Objects.requireNonNull(storage, "storage");

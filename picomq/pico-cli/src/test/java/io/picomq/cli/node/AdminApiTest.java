@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.picomq.frontend.Protocol;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
+import io.picomq.server.service.EngineStreamService;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -59,7 +60,8 @@ class AdminApiTest {
         OptionalLong.empty(),
         OptionalLong.empty(),
         OptionalLong.empty(),
-        OptionalLong.empty());
+        OptionalLong.empty(),
+        EngineStreamService.DEFAULT_REQUEST_TIMEOUT);
   }
 
   @BeforeEach

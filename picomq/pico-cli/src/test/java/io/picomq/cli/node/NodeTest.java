@@ -3,6 +3,7 @@ package io.picomq.cli.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.picomq.frontend.Protocol;
+import io.picomq.server.service.EngineStreamService;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -46,7 +47,8 @@ class NodeTest {
         OptionalLong.empty(),
         OptionalLong.empty(),
         OptionalLong.empty(),
-        OptionalLong.empty());
+        OptionalLong.empty(),
+        EngineStreamService.DEFAULT_REQUEST_TIMEOUT);
   }
 
   @Test

@@ -143,8 +143,10 @@ public final class Exchange {
   /**
    * Answers once {@code outcome} completes, without a thread waiting for it: {@code answer} runs on
    * the connection's event loop, where the response is written anyway, so a request costs one
-   * hand-off back instead of a parked virtual thread woken to hand off again. A failed outcome, or
-   * an {@code answer} that throws, is a bug: logged and answered 500 unless an answer has begun.
+   * hand-off back instead of a parked virtual thread woken to hand off again. A failure the service
+   * types as passing ({@link Unavailable}) answers 503 (507 for a full disk); any other failed
+   * outcome, or an {@code answer} that throws, is a bug: logged and answered 500 unless an answer
+   * has begun.
    */
   public <T> void answerWhenDone(CompletableFuture<T> outcome, Consumer<? super T> answer) {
     outcome.whenCompleteAsync(
@@ -155,6 +157,9 @@ public final class Exchange {
             }
             answer.accept(value);
           } catch (RuntimeException | Error bug) {
+            if (Unavailable.answer(this, bug)) {
+              return;
+            }
             LOG.error("handler failed on {} {}", method, path, bug);
             if (!answered()) {
               respondError(

@@ -129,6 +129,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     try {
       state.handler.handle(exchange);
     } catch (RuntimeException | Error bug) {
+      if (Unavailable.answer(exchange, bug)) {
+        return; // storage or metadata failing, or a request timeout: 503 (see Unavailable)
+      }
       LOG.error("handler failed on {} {}", exchange.method(), exchange.path(), bug);
       if (!exchange.answered()) {
         exchange.respondError(

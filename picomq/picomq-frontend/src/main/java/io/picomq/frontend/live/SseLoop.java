@@ -5,6 +5,7 @@ import static io.netty.handler.codec.http.HttpResponseStatus.OK;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.ResponseStream;
+import io.picomq.frontend.http.Unavailable;
 import io.picomq.server.stream.ReadOutcome;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -121,12 +122,17 @@ public final class SseLoop {
             continuations);
   }
 
-  /** Runs a step; a bug in it ends the response rather than leaving the client hanging. */
+  /** Runs a step; a failure in it ends the response rather than leaving the client hanging. */
   private void step(Runnable step) {
     try {
       step.run();
-    } catch (RuntimeException bug) {
-      LOG.error("SSE on {} failed", name, bug);
+    } catch (RuntimeException failure) {
+      if (Unavailable.of(failure).isPresent()) {
+        // Storage or metadata failing: not a bug; the client reconnects from its last event.
+        LOG.warn("SSE on {} ended: {}", name, failure.getMessage());
+      } else {
+        LOG.error("SSE on {} failed", name, failure);
+      }
       response.end();
     }
   }

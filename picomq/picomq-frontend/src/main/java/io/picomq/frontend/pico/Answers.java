@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.picomq.frontend.http.Exchange;
+import io.picomq.frontend.http.Unavailable;
 import io.picomq.protocol.PicoHeaders;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
@@ -68,6 +69,9 @@ final class Answers {
    * it and answer 500, unless an answer has already begun.
    */
   static void bug(Exchange exchange, RuntimeException bug) {
+    if (Unavailable.answer(exchange, bug)) {
+      return; // not a bug: storage or metadata failing, or the request timeout
+    }
     LOG.error("a live read failed on {} {}", exchange.method(), exchange.path(), bug);
     try {
       error(exchange, INTERNAL_SERVER_ERROR, "internal", "the server failed: a bug");

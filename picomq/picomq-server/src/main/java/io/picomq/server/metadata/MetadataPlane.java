@@ -17,6 +17,7 @@ import io.picomq.sql.log.ViewListener;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -204,6 +205,18 @@ public final class MetadataPlane implements AutoCloseable {
   /** Whether the log still accepts writes (it stops for good on an undecodable row). */
   public boolean healthy() {
     return log.stopped().isEmpty();
+  }
+
+  /**
+   * Why metadata writes cannot succeed now, or empty while they can: the log stopped at a row it
+   * cannot apply (until an operator repairs it), or the database's latest answer was a failure
+   * (until it answers again; the log keeps retrying). What readiness and failure answers look at.
+   */
+  public Optional<String> trouble() {
+    Optional<String> stopped = log.stopped().map(Throwable::getMessage);
+    return stopped.isPresent()
+        ? stopped
+        : log.databaseFailure().map(why -> "the metadata database fails: " + why);
   }
 
   /** Releases the lease, stops the log and disconnects. Idempotent. */

@@ -35,8 +35,10 @@ import io.picomq.server.stream.StreamInfo;
 import io.picomq.server.stream.StreamPage;
 import io.picomq.server.stream.StreamRecord;
 import io.picomq.server.stream.StreamService;
+import io.picomq.server.stream.StreamUnavailableException;
 import io.picomq.server.stream.TrimOutcome;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -97,6 +99,9 @@ public final class EngineStreamService implements StreamService {
   private static final int MAX_FETCH_BYTES = 4 << 20;
   private static final int MIN_FETCH_BYTES = 64 << 10;
 
+  /** How long a call may wait on storage or the metadata log, unless the node says otherwise. */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
   /**
    * Plain appends do not write the entry; once this many records (or {@link #CHECKPOINT_BYTES})
    * passed since the entry's {@code stampedThrough}, one entry write moves it up, so loading a
@@ -112,6 +117,7 @@ public final class EngineStreamService implements StreamService {
   private final Executor executor;
   private final ByteBufAllocator allocator;
   private final EntryLog entries;
+  private final Failures failures;
 
   /** Guards the set of names (create, delete, expiry, fork references) and {@link #loading}. */
   private final ReentrantLock structure = new ReentrantLock();
@@ -142,7 +148,21 @@ public final class EngineStreamService implements StreamService {
       InstantSource clock,
       Executor executor,
       ByteBufAllocator allocator) {
-    this(plane, engine, clock, executor, allocator, EntryLog.of(plane));
+    this(plane, engine, clock, executor, allocator, DEFAULT_REQUEST_TIMEOUT);
+  }
+
+  /**
+   * @param requestTimeout the longest any call waits on storage or the metadata log before it fails
+   *     with {@link StreamUnavailableException} (see {@link Failures})
+   */
+  public EngineStreamService(
+      MetadataPlane plane,
+      StreamEngine engine,
+      InstantSource clock,
+      Executor executor,
+      ByteBufAllocator allocator,
+      Duration requestTimeout) {
+    this(plane, engine, clock, executor, allocator, EntryLog.of(plane), requestTimeout);
   }
 
   /** With {@code entries} in the path of every registry entry update (tests inject faults). */
@@ -153,6 +173,18 @@ public final class EngineStreamService implements StreamService {
       Executor executor,
       ByteBufAllocator allocator,
       EntryLog entries) {
+    this(plane, engine, clock, executor, allocator, entries, DEFAULT_REQUEST_TIMEOUT);
+  }
+
+  EngineStreamService(
+      MetadataPlane plane,
+      StreamEngine engine,
+      InstantSource clock,
+      Executor executor,
+      ByteBufAllocator allocator,
+      EntryLog entries,
+      Duration requestTimeout) {
+    this.failures = new Failures(plane, engine, requestTimeout);
     this.plane = plane;
     this.engine = engine;
     this.clock = clock;
@@ -165,7 +197,7 @@ public final class EngineStreamService implements StreamService {
 
   @Override
   public CompletableFuture<CreateOutcome> create(String name, CreateRequest request) {
-    return async(() -> createBlocking(name, request));
+    return failures.bound(async(() -> createBlocking(name, request)), true);
   }
 
   @Override
@@ -176,12 +208,13 @@ public final class EngineStreamService implements StreamService {
     LiveStream loaded = live.get(name);
     if (loaded != null && !expiredNow(loaded)) {
       try {
-        return appendTo(loaded, request);
+        return failures.bound(appendTo(loaded, request), true);
       } catch (RuntimeException e) {
-        return CompletableFuture.failedFuture(e);
+        return failures.bound(CompletableFuture.failedFuture(e), true);
       }
     }
-    return async(() -> appendBlocking(name, request)).thenCompose(future -> future);
+    return failures.bound(
+        async(() -> appendBlocking(name, request)).thenCompose(future -> future), true);
   }
 
   @Override
@@ -192,10 +225,10 @@ public final class EngineStreamService implements StreamService {
       try {
         return CompletableFuture.completedFuture(readBlocking(name, request));
       } catch (RuntimeException e) {
-        return CompletableFuture.failedFuture(e);
+        return failures.bound(CompletableFuture.failedFuture(e), false);
       }
     }
-    return async(() -> readBlocking(name, request));
+    return failures.bound(async(() -> readBlocking(name, request)), false);
   }
 
   @Override
@@ -217,7 +250,7 @@ public final class EngineStreamService implements StreamService {
                 register(loaded, seq, signal);
               }
             } catch (RuntimeException e) {
-              signal.completeExceptionally(e);
+              signal.completeExceptionally(failures.translate(e, false));
             }
           });
     }
@@ -226,7 +259,8 @@ public final class EngineStreamService implements StreamService {
 
   @Override
   public CompletableFuture<HeadOutcome> head(String name) {
-    return async(
+    return bound(
+        false,
         () -> {
           LiveStream stream = lookup(name);
           if (stream == null) {
@@ -245,7 +279,8 @@ public final class EngineStreamService implements StreamService {
 
   @Override
   public CompletableFuture<DeleteOutcome> delete(String name) {
-    return async(
+    return bound(
+        true,
         () -> {
           CompletableFuture<Void> done;
           boolean retained;
@@ -263,14 +298,15 @@ public final class EngineStreamService implements StreamService {
           } finally {
             structure.unlock();
           }
-          done.join();
+          failures.await(done);
           return new DeleteOutcome.Deleted(retained);
         });
   }
 
   @Override
   public CompletableFuture<TrimOutcome> trim(String name, long beforeSeq) {
-    return async(
+    return bound(
+        true,
         () -> {
           LiveStream stream = lookup(name);
           if (stream == null) {
@@ -302,7 +338,7 @@ public final class EngineStreamService implements StreamService {
           } finally {
             stream.lock.unlock();
           }
-          persisted.join();
+          failures.await(persisted);
           if (trimEngine) {
             Segment own = stream.registration.own();
             stream
@@ -320,7 +356,7 @@ public final class EngineStreamService implements StreamService {
 
   @Override
   public CompletableFuture<StreamPage> list(ListRequest request) {
-    return async(() -> listBlocking(request));
+    return bound(false, () -> listBlocking(request));
   }
 
   // ---- create ---------------------------------------------------------------------------------
@@ -334,7 +370,7 @@ public final class EngineStreamService implements StreamService {
   private CreateOutcome createBlocking(String name, CreateRequest request) {
     CompletableFuture<Void> removal = removing.get(name);
     if (removal != null) {
-      removal.exceptionally(ignored -> null).join(); // the name is free once its delete applied
+      failures.await(removal.exceptionally(ignored -> null)); // free once its delete applied
     }
     if (request.fork().isEmpty()) {
       LiveStream existing = lookup(name);
@@ -489,7 +525,7 @@ public final class EngineStreamService implements StreamService {
       } finally {
         source.lock.unlock();
       }
-      counted.join();
+      failures.await(counted);
     }
     return outcome;
   }
@@ -505,9 +541,8 @@ public final class EngineStreamService implements StreamService {
       long lastTimestamp,
       CreateRequest request) {
     Result result =
-        plane
-            .propose(new Command.KvPutIfAbsent(key(name), KvValue.of(registration.encode())))
-            .join();
+        failures.await(
+            plane.propose(new Command.KvPutIfAbsent(key(name), KvValue.of(registration.encode()))));
     if (result instanceof Result.Rejected rejected) {
       own.destroy();
       if (rejected.reason() != RejectReason.KEY_EXISTS) {
@@ -573,16 +608,17 @@ public final class EngineStreamService implements StreamService {
 
   private Stream openNew() {
     Outcome.StreamsCreated created =
-        (Outcome.StreamsCreated) plane.proposeAccepted(new Command.CreateStream()).join();
-    return engine.openStream(created.firstStreamId()).join();
+        (Outcome.StreamsCreated) failures.await(plane.proposeAccepted(new Command.CreateStream()));
+    return failures.await(engine.openStream(created.firstStreamId()));
   }
 
   private void appendDurably(Stream stream, List<NewRecord> records, long timestampMillis) {
     ByteBuf payload = RecordBatchPayload.encode(records, timestampMillis, allocator);
     try {
-      io.picomq.s3stream.api.AppendOutcome outcome = stream.append(records.size(), payload).join();
+      io.picomq.s3stream.api.AppendOutcome outcome =
+          failures.await(stream.append(records.size(), payload));
       if (!(outcome instanceof io.picomq.s3stream.api.AppendOutcome.Appended)) {
-        throw new IllegalStateException("initial append refused by the engine: " + outcome);
+        throw failures.refused(outcome);
       }
     } finally {
       payload.release();
@@ -749,12 +785,10 @@ public final class EngineStreamService implements StreamService {
                 confirm(stream, nextSeq);
                 return null;
               }
-              Throwable cause =
-                  failure != null
-                      ? failure
-                      : new IllegalStateException("the engine refused an append: " + outcome);
+              RuntimeException cause =
+                  failure != null ? failures.translate(failure, true) : failures.refused(outcome);
               forget(stream, cause);
-              throw new IllegalStateException(cause.getMessage(), cause);
+              throw cause;
             });
     stream.lastAppend = durable;
     stream.unstampedBytes += payloadBytes;
@@ -900,7 +934,7 @@ public final class EngineStreamService implements StreamService {
       int fetchBytes = (int) Math.max(MIN_FETCH_BYTES, Math.min(maxBytes, MAX_FETCH_BYTES));
       long before = seq;
       try (FetchResult result =
-          stream.fetch(startOffset, endOffset, fetchBytes, ReadOptions.DEFAULT).join()) {
+          failures.await(stream.fetch(startOffset, endOffset, fetchBytes, ReadOptions.DEFAULT))) {
         batches:
         for (FetchedBatch batch : result.batches()) {
           List<Envelope> envelopes = RecordBatchPayload.decode(batch.payload(), batch.count());
@@ -1042,7 +1076,7 @@ public final class EngineStreamService implements StreamService {
       } finally {
         structure.unlock();
       }
-      ended.join();
+      failures.await(ended);
       return softDeleted(stream) ? stream : null;
     }
     return stream;
@@ -1110,7 +1144,7 @@ public final class EngineStreamService implements StreamService {
    * still need the log to tell whether it happened. This is how Kafka rebuilds producer state from
    * the log tail past its last snapshot.
    */
-  private static Registration replayStamps(Registration registration, Stream own, long tail) {
+  private Registration replayStamps(Registration registration, Stream own, long tail) {
     Segment segment = registration.own();
     // Below startSeq the engine may have trimmed; an entry's stampedThrough is never below the
     // startSeq it was written with, so nothing there is uncovered (a version 1 entry says 0).
@@ -1128,7 +1162,7 @@ public final class EngineStreamService implements StreamService {
     while (offset < end) {
       long before = offset;
       try (FetchResult result =
-          own.fetch(offset, end, MAX_FETCH_BYTES, ReadOptions.DEFAULT).join()) {
+          failures.await(own.fetch(offset, end, MAX_FETCH_BYTES, ReadOptions.DEFAULT))) {
         for (FetchedBatch batch : result.batches()) {
           if (batch.baseOffset() < offset) {
             continue; // covered already: the entry's position is always a batch boundary
@@ -1394,7 +1428,7 @@ public final class EngineStreamService implements StreamService {
     if (stream != null) {
       return stream;
     }
-    Stream opened = engine.openStream(streamId).join();
+    Stream opened = failures.await(engine.openStream(streamId));
     Stream raced = engineStreams.putIfAbsent(streamId, opened);
     return raced != null ? raced : opened;
   }
@@ -1473,5 +1507,10 @@ public final class EngineStreamService implements StreamService {
 
   private <T> CompletableFuture<T> async(Supplier<T> work) {
     return CompletableFuture.supplyAsync(work, executor);
+  }
+
+  /** {@code work} on the executor, failing typed and within the request timeout. */
+  private <T> CompletableFuture<T> bound(boolean writes, Supplier<T> work) {
+    return failures.bound(async(work), writes);
   }
 }

@@ -170,6 +170,7 @@ final class Flusher<R> implements Runnable {
         uncertain = true;
         boolean appended = table.append(index, payload);
         uncertain = false;
+        health.databaseAnswered(true);
         if (failing) {
           LOG.info("[{}] metadata log writes succeed again", options.name());
           failing = false;
@@ -183,6 +184,7 @@ final class Flusher<R> implements Runnable {
             "[{}] row {} was taken; the log ends at {}", options.name(), index, knownLastIndex);
         index = knownLastIndex + 1;
       } catch (SQLException e) {
+        health.databaseFailed(true, e);
         if (!failing) {
           LOG.warn("[{}] writing metadata log row {} failed; retrying", options.name(), index, e);
           failing = true;

@@ -14,6 +14,37 @@ final class LogHealth {
   private final AtomicReference<MetadataLogException> failure = new AtomicReference<>();
   private final CountDownLatch closing = new CountDownLatch(1);
 
+  /** Why the tailer's latest database call failed, null once one succeeded. */
+  private volatile String readFailure;
+
+  /** Why the flusher's latest database call failed, null once one succeeded. */
+  private volatile String writeFailure;
+
+  /** The tailer's ({@code write} false) or flusher's latest database call failed with this. */
+  void databaseFailed(boolean write, Exception cause) {
+    String why = String.valueOf(cause.getMessage());
+    if (write) {
+      writeFailure = why;
+    } else {
+      readFailure = why;
+    }
+  }
+
+  /** The tailer's or flusher's latest database call succeeded. */
+  void databaseAnswered(boolean write) {
+    if (write) {
+      writeFailure = null;
+    } else {
+      readFailure = null;
+    }
+  }
+
+  /** Why the database does not answer now, if the latest read or write of it failed. */
+  Optional<String> databaseFailure() {
+    String write = writeFailure;
+    return Optional.ofNullable(write != null ? write : readFailure);
+  }
+
   Optional<MetadataLogException> failure() {
     return Optional.ofNullable(failure.get());
   }

@@ -217,6 +217,15 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
     views.removeListener(listener);
   }
 
+  /**
+   * Why the database does not answer now: the latest read of the log (the tailer polls at least
+   * every {@link LogOptions#pollInterval()}) or the latest row write failed, and none succeeded
+   * since. Empty while it answers. The log retries on its own; this only reports.
+   */
+  public Optional<String> databaseFailure() {
+    return health.databaseFailure();
+  }
+
   /** Why the sink stopped, if it did. */
   public Optional<LogStoppedException> stopped() {
     return health

@@ -86,11 +86,13 @@ final class Tailer<S, C, R> implements Runnable {
             tailOnce();
           }
           backoff.reset();
+          health.databaseAnswered(false);
           if (failing) {
             LOG.info("[{}] metadata log reads succeed again", options.name());
             failing = false;
           }
         } catch (SQLException e) {
+          health.databaseFailed(false, e);
           if (!failing) {
             LOG.warn("[{}] reading the metadata log failed; retrying", options.name(), e);
             failing = true;

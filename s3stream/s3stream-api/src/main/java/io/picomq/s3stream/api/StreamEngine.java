@@ -38,6 +38,14 @@ public interface StreamEngine {
   CompletableFuture<Void> deleteObjects(List<Long> objectIds);
 
   /**
+   * Whether object storage answers now (see {@link StorageHealth}). Never blocks. An engine that
+   * does not watch its storage reports {@link StorageHealth#HEALTHY}.
+   */
+  default StorageHealth storageHealth() {
+    return StorageHealth.HEALTHY;
+  }
+
+  /**
    * Stops accepting appends, uploads and commits everything acknowledged, closes every open stream
    * in the metadata plane and releases the WAL, caches and threads. Idempotent.
    */

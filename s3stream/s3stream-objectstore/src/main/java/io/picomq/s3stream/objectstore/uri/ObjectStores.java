@@ -3,6 +3,7 @@ package io.picomq.s3stream.objectstore.uri;
 import io.picomq.s3stream.objectstore.MemoryObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStoreException;
+import io.picomq.s3stream.objectstore.ObjectStoreWatch;
 import io.picomq.s3stream.objectstore.RetryPolicy;
 import io.picomq.s3stream.objectstore.RetryingObjectStore;
 import io.picomq.s3stream.objectstore.Scheduler;
@@ -80,12 +81,21 @@ public final class ObjectStores {
    * @throws ObjectStoreException if the directory cannot be created
    */
   public static ObjectStore open(ObjectStorageUri uri, Options options) {
-    ObjectStore backend =
+    return open(uri, options, null);
+  }
+
+  /**
+   * As {@link #open(ObjectStorageUri, Options)}, with every attempt (inside the retries) recorded
+   * by {@code watch}, so it sees a failing store at the first failed attempt.
+   */
+  public static ObjectStore open(ObjectStorageUri uri, Options options, ObjectStoreWatch watch) {
+    ObjectStore opened =
         switch (uri.scheme()) {
           case MEMORY -> new MemoryObjectStore();
           case FILE -> openFile(uri, options);
           case S3 -> openS3(uri, options);
         };
+    ObjectStore backend = watch == null ? opened : watch.watch(opened);
     return new RetryingObjectStore(
         backend, options.retryPolicy(), options.scheduler(), new Random());
   }
