@@ -1048,7 +1048,7 @@ public final class EngineStreamService implements StreamService {
     if (stream == null) {
       CompletableFuture<Void> settled = settling.get(name);
       if (settled != null) {
-        settled.join(); // outside the structure lock: only this name's callers wait
+        failures.await(settled); // outside the structure lock: only this name's callers wait
       }
       structure.lock();
       try {
