@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -22,18 +23,17 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Hostile input against a whole node over real sockets (issue 11, item 6): random and boundary
  * values for every header and query parameter of each protocol, names at and around every length
- * limit, lying batches and malformed JSON ({@link HostileRequests}). After every request the
- * answer is not a 5xx and the admin listener still answers {@code /health}; halfway and at the end
- * the node is stopped and a new one started on the same data, which must succeed and serve.
+ * limit, lying batches and malformed JSON ({@link HostileRequests}). After every request the answer
+ * is not a 5xx and the admin listener still answers {@code /health}; halfway and at the end the
+ * node is stopped and a new one started on the same data, which must succeed and serve.
  *
  * <p>The findings of issue 11 ({@link HostileRequests#known()}) go first in every run. The run is
- * seeded: the seed is printed, and {@code -Dpicomq.seed=N} replays it exactly
- * ({@code -Dpicomq.hostile.examples=N} runs more cases). Each case draws from its own long, which
+ * seeded: the seed is printed, and {@code -Dpicomq.seed=N} replays it exactly ({@code
+ * -Dpicomq.hostile.examples=N} runs more cases). Each case draws from its own long, which
  * QuickTheories reports when a case fails; the assertion names the request.
  */
 class HostileInputTest {
-  private static final long SEED =
-      Long.getLong("picomq.seed", new Random().nextLong());
+  private static final long SEED = Long.getLong("picomq.seed", new Random().nextLong());
   private static final int EXAMPLES = Integer.getInteger("picomq.hostile.examples", 250);
   private static final int ANSWER_TIMEOUT_MILLIS = 15_000;
 
@@ -60,8 +60,12 @@ class HostileInputTest {
 
   private void run(Protocol protocol) throws Exception {
     System.out.printf(
+        Locale.ROOT,
         "HostileInputTest %s: seed %d, %d examples (rerun with -Dpicomq.seed=%d)%n",
-        protocol, SEED, EXAMPLES, SEED);
+        protocol,
+        SEED,
+        EXAMPLES,
+        SEED);
     HostileRequests requests = new HostileRequests(protocol);
     restart(protocol);
     Map<Integer, Integer> statuses = new TreeMap<>();
@@ -90,7 +94,8 @@ class HostileInputTest {
               assertHealthy(request);
             });
     // What the cases reached, so a run that only ever met one answer shows it.
-    System.out.printf("HostileInputTest %s: answers by status %s%n", protocol, statuses);
+    System.out.printf(
+        Locale.ROOT, "HostileInputTest %s: answers by status %s%n", protocol, statuses);
     restart(protocol);
     for (String path : requests.poolPaths()) {
       for (String method : List.of("HEAD", "GET")) {

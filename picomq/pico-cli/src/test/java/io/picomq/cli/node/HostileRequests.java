@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
@@ -25,7 +26,8 @@ import java.util.Random;
 final class HostileRequests {
 
   private static final List<String> METHODS =
-      List.of("PUT", "PUT", "POST", "POST", "POST", "GET", "GET", "HEAD", "DELETE", "OPTIONS", "PATCH");
+      List.of(
+          "PUT", "PUT", "POST", "POST", "POST", "GET", "GET", "HEAD", "DELETE", "OPTIONS", "PATCH");
 
   /** Values for every header and parameter: boundaries and garbage. */
   private static final List<String> VALUES =
@@ -133,7 +135,16 @@ final class HostileRequests {
 
   private static final List<String> PICO_PARAMS =
       List.of(
-          "seq", "count", "bytes", "live", "format", "cursor", "prefix", "start_after", "limit", "x");
+          "seq",
+          "count",
+          "bytes",
+          "live",
+          "format",
+          "cursor",
+          "prefix",
+          "start_after",
+          "limit",
+          "x");
 
   private static final List<String> DS_HEADERS =
       List.of(
@@ -351,8 +362,7 @@ final class HostileRequests {
   private void producer(Random random, List<Map.Entry<String, String>> headers) {
     String prefix = protocol == Protocol.PICO ? "Pico-Producer-" : "Producer-";
     headers.add(Map.entry(prefix + "Id", random.nextBoolean() ? "p" : pick(random, VALUES)));
-    headers.add(
-        Map.entry(prefix + "Epoch", random.nextBoolean() ? "0" : pick(random, VALUES)));
+    headers.add(Map.entry(prefix + "Epoch", random.nextBoolean() ? "0" : pick(random, VALUES)));
     headers.add(
         Map.entry(
             prefix + "Seq",
@@ -451,10 +461,13 @@ final class HostileRequests {
     StringBuilder encoded = new StringBuilder();
     for (byte b : value.getBytes(ISO_8859_1)) {
       int c = b & 0xff;
-      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "-._~".indexOf(c) >= 0) {
+      if ((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || "-._~".indexOf(c) >= 0) {
         encoded.append((char) c);
       } else {
-        encoded.append('%').append(String.format("%02X", c));
+        encoded.append('%').append(String.format(Locale.ROOT, "%02X", c));
       }
     }
     return encoded.toString();

@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -22,7 +23,8 @@ import java.util.Map;
  * @param target the request target as sent (percent-escapes included), e.g. {@code /a?seq=%ff}
  * @param headers in order; {@code Content-Length} and {@code Connection: close} are added
  */
-record RawRequest(String method, String target, List<Map.Entry<String, String>> headers, byte[] body) {
+record RawRequest(
+    String method, String target, List<Map.Entry<String, String>> headers, byte[] body) {
 
   /** The answer's status (0 when the connection closed without one) and its whole text. */
   record Answer(int status, String text) {}
@@ -88,7 +90,11 @@ record RawRequest(String method, String target, List<Map.Entry<String, String>> 
     StringBuilder described = new StringBuilder();
     described.append(method).append(' ').append(shorten(target));
     for (Map.Entry<String, String> header : headers) {
-      described.append("\n  ").append(header.getKey()).append(": ").append(shorten(header.getValue()));
+      described
+          .append("\n  ")
+          .append(header.getKey())
+          .append(": ")
+          .append(shorten(header.getValue()));
     }
     described
         .append("\n  body ")
@@ -102,8 +108,13 @@ record RawRequest(String method, String target, List<Map.Entry<String, String>> 
     StringBuilder escaped = new StringBuilder();
     for (int i = 0; i < Math.min(value.length(), 160); i++) {
       char c = value.charAt(i);
-      escaped.append(c < 0x20 || c > 0x7e ? String.format("\\x%02x", (int) c) : String.valueOf(c));
+      escaped.append(
+          c < 0x20 || c > 0x7e
+              ? String.format(Locale.ROOT, "\\x%02x", (int) c)
+              : String.valueOf(c));
     }
-    return value.length() <= 160 ? escaped.toString() : escaped + "... (" + value.length() + " chars)";
+    return value.length() <= 160
+        ? escaped.toString()
+        : escaped + "... (" + value.length() + " chars)";
   }
 }

@@ -203,8 +203,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * @param close whether to close the connection after the answer (the request was not framed
-   *     well, or its rest may still be on its way)
+   * @param close whether to close the connection after the answer (the request was not framed well,
+   *     or its rest may still be on its way)
    */
   private record Rejection(
       HttpResponseStatus status, String error, String message, boolean close) {}

@@ -29,8 +29,8 @@ import java.util.OptionalLong;
  * {@code POST /{stream}}: append one record (a body in the stream's content type), a JSON batch or
  * a binary batch; seal with {@code Pico-Closed: true} (with or without records); or, without a
  * body, trim with {@code Pico-Trim-Seq}. {@code Pico-TTL} and {@code Pico-Expires-At} are checked
- * as at create ({@code 400} when invalid) and otherwise ignored. A batch is atomic: all its records get consecutive seqs
- * and one timestamp, or none is written.
+ * as at create ({@code 400} when invalid) and otherwise ignored. A batch is atomic: all its records
+ * get consecutive seqs and one timestamp, or none is written.
  *
  * <p>Answers: {@code 200} with {@code Pico-Start-Seq}, {@code Pico-Next-Seq}, {@code
  * Pico-Timestamp}; {@code 204} for a producer's duplicate (acknowledged, nothing written); {@code

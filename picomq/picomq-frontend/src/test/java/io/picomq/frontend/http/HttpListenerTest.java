@@ -196,7 +196,8 @@ class HttpListenerTest {
     assertThat(raw)
         .startsWith("HTTP/1.1 413")
         .contains("application/json", "x-common: yes")
-        .endsWith("\"error\":\"body_too_large\",\"message\":\"the request body exceeds 1024 bytes\"}");
+        .endsWith(
+            "\"error\":\"body_too_large\",\"message\":\"the request body exceeds 1024 bytes\"}");
 
     String unknown =
         rawExchange("POST /e HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nExpect: 200-ok\r\n\r\n");

@@ -4,7 +4,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.picomq.meta.command.Command;
-
 import org.junit.jupiter.api.Test;
 
 class StreamNamesTest {

@@ -245,8 +245,7 @@ class PicoBadInputTest extends PicoWireTest {
     assertThat(client.head(name).status()).isEqualTo(404);
     assertThat(client.get("/").status()).isEqualTo(200);
 
-    PicoClient.Answer longest =
-        client.put(name, "", "Pico-TTL", Long.toString(Expiry.MAX_SECONDS));
+    PicoClient.Answer longest = client.put(name, "", "Pico-TTL", Long.toString(Expiry.MAX_SECONDS));
     assertThat(longest.status()).as("%s", longest).isEqualTo(201);
     assertThat(client.get("/").status()).isEqualTo(200);
     assertThat(client.post(name, "x", "Pico-TTL", "60").status()).isEqualTo(200);
