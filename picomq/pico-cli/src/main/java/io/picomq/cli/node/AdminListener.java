@@ -163,6 +163,16 @@ final class AdminListener implements AutoCloseable {
 
   private void stream(Exchange exchange, String name) {
     MetadataState state = node.plane().state();
+    Optional<String> unusable = EngineStreamService.unusableReason(state, name);
+    if (unusable.isPresent()) {
+      // Stored state no node can use: say so and why; DELETE on the data listener removes it.
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("name", name);
+      body.put("state", "unusable");
+      body.put("reason", unusable.get());
+      send(exchange, 200, body);
+      return;
+    }
     OptionalLong streamId = EngineStreamService.registeredStreamId(state, name);
     if (streamId.isEmpty() || state.stream(streamId.getAsLong()).isEmpty()) {
       send(exchange, 404, error("stream_not_found", "no stream named " + name));

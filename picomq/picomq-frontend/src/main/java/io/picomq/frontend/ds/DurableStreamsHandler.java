@@ -31,6 +31,7 @@ import io.picomq.server.stream.NewRecord;
 import io.picomq.server.stream.ProducerStamp;
 import io.picomq.server.stream.StreamInfo;
 import io.picomq.server.stream.StreamService;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
@@ -62,6 +63,7 @@ public final class DurableStreamsHandler implements RequestHandler {
   private static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
 
   private final StreamService service;
+  private final InstantSource clock;
   private final Reads reads;
 
   /**
@@ -74,6 +76,7 @@ public final class DurableStreamsHandler implements RequestHandler {
       RandomGenerator random,
       Executor continuations) {
     this.service = service;
+    this.clock = clock;
     this.reads = new Reads(service, options, new Cursors(clock, random), continuations);
   }
 
@@ -141,23 +144,35 @@ public final class DurableStreamsHandler implements RequestHandler {
     }
     Optional<Expiry> expiry = Optional.empty();
     if (ttl != null) {
-      if (!DECIMAL.matcher(ttl).matches() || ttl.length() > 18) {
-        badRequest(exchange, "Stream-TTL is a whole number of seconds without leading zeros");
+      if (!DECIMAL.matcher(ttl).matches()
+          || ttl.length() > 18
+          || Long.parseLong(ttl) > Expiry.MAX_SECONDS) {
+        badRequest(
+            exchange,
+            "Stream-TTL is a whole number of seconds without leading zeros, at most "
+                + Expiry.MAX_SECONDS
+                + " (100 years)");
         return;
       }
       expiry = Optional.of(new Expiry.Ttl(Long.parseLong(ttl)));
     }
     if (expiresAt != null) {
+      Instant at;
       try {
-        expiry =
-            Optional.of(
-                new Expiry.At(
-                    OffsetDateTime.parse(expiresAt.strip(), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
-                        .toInstant()));
+        at =
+            OffsetDateTime.parse(expiresAt.strip(), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                .toInstant();
       } catch (DateTimeParseException e) {
         badRequest(exchange, "Stream-Expires-At is not an RFC 3339 timestamp");
         return;
       }
+      if (at.isAfter(clock.instant().plusSeconds(Expiry.MAX_SECONDS))) {
+        badRequest(
+            exchange,
+            "Stream-Expires-At is at most " + Expiry.MAX_SECONDS + " seconds (100 years) ahead");
+        return;
+      }
+      expiry = Optional.of(new Expiry.At(at));
     }
     String subOffsetHeader = request.get(DsHeaders.FORK_SUB_OFFSET);
     if (subOffsetHeader != null && forkedFrom == null) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.ByteArrayOutputStream;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -33,6 +34,9 @@ final class JsonMessages {
    * @throws InvalidJson if the body is not one JSON value, or is an empty array where refused
    */
   static List<byte[]> split(byte[] body, boolean allowEmptyArray) throws InvalidJson {
+    if (!utf8(body)) {
+      throw new InvalidJson("a JSON body is UTF-8");
+    }
     try (JsonParser parser = JSON.createParser(body)) {
       JsonToken first = parser.nextToken();
       if (first == null) {
@@ -63,9 +67,28 @@ final class JsonMessages {
       return messages;
     } catch (JsonProcessingException e) {
       throw new InvalidJson("invalid JSON: " + e.getOriginalMessage());
+    } catch (CharConversionException e) {
+      throw new InvalidJson("invalid JSON: " + e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException("parsing bytes in memory cannot fail on I/O", e);
     }
+  }
+
+  /**
+   * Whether the body can be UTF-8 JSON as far as the parser's encoding detection goes: Jackson
+   * reads a body with a zero byte among its first four, or a UTF-16 byte-order mark, as UTF-16 or
+   * UTF-32, and then the byte offsets the split relies on are not byte offsets. No UTF-8 JSON text
+   * has either (a NUL is escaped inside strings and nowhere else).
+   */
+  private static boolean utf8(byte[] body) {
+    for (int i = 0; i < Math.min(4, body.length); i++) {
+      if (body[i] == 0) {
+        return false;
+      }
+    }
+    return body.length < 2
+        || !((body[0] == (byte) 0xfe && body[1] == (byte) 0xff)
+            || (body[0] == (byte) 0xff && body[1] == (byte) 0xfe));
   }
 
   /** The messages as one JSON array. */

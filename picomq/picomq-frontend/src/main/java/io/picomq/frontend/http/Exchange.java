@@ -20,16 +20,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One request and the means to answer it, once. The request is fully read (the body is in memory,
  * within {@link HttpLimits}). Answer with {@link #respond} or {@link #stream}; any thread may.
  */
 public final class Exchange {
-
-  private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
 
   private final Channel channel;
   private final ListenerState state;
@@ -143,10 +139,8 @@ public final class Exchange {
   /**
    * Answers once {@code outcome} completes, without a thread waiting for it: {@code answer} runs on
    * the connection's event loop, where the response is written anyway, so a request costs one
-   * hand-off back instead of a parked virtual thread woken to hand off again. A failure the service
-   * types as passing ({@link Unavailable}) answers 503 (507 for a full disk); any other failed
-   * outcome, or an {@code answer} that throws, is a bug: logged and answered 500 unless an answer
-   * has begun.
+   * hand-off back instead of a parked virtual thread woken to hand off again. A failed outcome, or
+   * an {@code answer} that throws, is answered by {@link Failures} (a bug: logged, 500).
    */
   public <T> void answerWhenDone(CompletableFuture<T> outcome, Consumer<? super T> answer) {
     outcome.whenCompleteAsync(
@@ -156,15 +150,8 @@ public final class Exchange {
               throw new CompletionException(failure);
             }
             answer.accept(value);
-          } catch (RuntimeException | Error bug) {
-            if (Unavailable.answer(this, bug)) {
-              return;
-            }
-            LOG.error("handler failed on {} {}", method, path, bug);
-            if (!answered()) {
-              respondError(
-                  HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal", "the server failed: a bug");
-            }
+          } catch (RuntimeException | Error failed) {
+            Failures.answer(this, failed);
           }
         },
         channel.eventLoop());

@@ -95,7 +95,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
               () -> next(ctx));
     } catch (IllegalArgumentException badEncoding) {
       rejection =
-          new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request", "malformed request target");
+          new Rejection(
+              HttpResponseStatus.BAD_REQUEST, "bad_request", "malformed request target", true);
       exchange = emptyExchange(ctx, request);
     } finally {
       request.release();
@@ -103,7 +104,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     current = exchange;
     state.began(exchange);
     if (rejection != null) {
-      exchange.closeConnectionAfterResponse();
+      if (rejection.close) {
+        exchange.closeConnectionAfterResponse();
+      }
       exchange.respondError(rejection.status, rejection.error, rejection.message);
       return;
     }
@@ -128,15 +131,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
   private void run(Exchange exchange) {
     try {
       state.handler.handle(exchange);
-    } catch (RuntimeException | Error bug) {
-      if (Unavailable.answer(exchange, bug)) {
-        return; // storage or metadata failing, or a request timeout: 503 (see Unavailable)
-      }
-      LOG.error("handler failed on {} {}", exchange.method(), exchange.path(), bug);
-      if (!exchange.answered()) {
-        exchange.respondError(
-            HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal", "the server failed: a bug");
-      }
+    } catch (RuntimeException | Error failed) {
+      Failures.answer(exchange, failed);
     }
   }
 
@@ -164,15 +160,25 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         return new Rejection(
             HttpResponseStatus.REQUEST_URI_TOO_LONG,
             "uri_too_long",
-            "the request line is longer than " + state.limits.maxRequestLineBytes() + " bytes");
+            "the request line is longer than " + state.limits.maxRequestLineBytes() + " bytes",
+            true);
       }
       if (cause instanceof TooLongFrameException) {
         return tooManyHeaders();
       }
-      return new Rejection(HttpResponseStatus.BAD_REQUEST, "bad_request", "malformed request");
+      return new Rejection(
+          HttpResponseStatus.BAD_REQUEST, "bad_request", "malformed request", true);
     }
     if (headerBytes(request.headers()) > state.limits.maxHeaderBytes()) {
       return tooManyHeaders();
+    }
+    if (!RequestTargets.decodesToUtf8(request.uri())) {
+      // Well framed, so the connection stays usable.
+      return new Rejection(
+          HttpResponseStatus.BAD_REQUEST,
+          "bad_request",
+          "the request target is not UTF-8 once percent-decoded",
+          false);
     }
     return null;
   }
@@ -181,7 +187,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     return new Rejection(
         HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
         "headers_too_large",
-        "the request headers exceed " + state.limits.maxHeaderBytes() + " bytes");
+        "the request headers exceed " + state.limits.maxHeaderBytes() + " bytes",
+        true);
   }
 
   private static long headerBytes(HttpHeaders headers) {
@@ -195,5 +202,10 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     return bytes;
   }
 
-  private record Rejection(HttpResponseStatus status, String error, String message) {}
+  /**
+   * @param close whether to close the connection after the answer (the request was not framed well,
+   *     or its rest may still be on its way)
+   */
+  private record Rejection(
+      HttpResponseStatus status, String error, String message, boolean close) {}
 }

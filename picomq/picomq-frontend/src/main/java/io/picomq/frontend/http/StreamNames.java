@@ -11,7 +11,11 @@ import java.util.Optional;
  */
 public final class StreamNames {
 
-  public static final int MAX_BYTES = 1024;
+  /**
+   * A name is stored as the metadata key {@code stream/<name>}, and a key is at most 1024 bytes of
+   * UTF-8: so a name is at most 1017.
+   */
+  public static final int MAX_BYTES = 1024 - "stream/".length();
 
   private StreamNames() {}
 

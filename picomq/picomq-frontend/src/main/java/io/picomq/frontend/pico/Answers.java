@@ -2,7 +2,6 @@ package io.picomq.frontend.pico;
 
 import static io.netty.handler.codec.http.HttpResponseStatus.BAD_REQUEST;
 import static io.netty.handler.codec.http.HttpResponseStatus.GONE;
-import static io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR;
 import static io.netty.handler.codec.http.HttpResponseStatus.NOT_FOUND;
 
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -11,11 +10,9 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.picomq.frontend.http.Exchange;
-import io.picomq.frontend.http.Unavailable;
+import io.picomq.frontend.http.Failures;
 import io.picomq.protocol.PicoHeaders;
 import java.util.OptionalLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The protocol's error answers: {@code {"error": "...", "message": "...", "next_seq": n}}, where
@@ -26,8 +23,6 @@ import org.slf4j.LoggerFactory;
 final class Answers {
 
   static final byte[] EMPTY = new byte[0];
-
-  private static final Logger LOG = LoggerFactory.getLogger(Answers.class);
 
   private Answers() {}
 
@@ -65,16 +60,12 @@ final class Answers {
   }
 
   /**
-   * A bug surfaced after a wait, off the listener's thread (which would otherwise answer 500): log
-   * it and answer 500, unless an answer has already begun.
+   * A failure surfaced after a wait, off the listener's thread (which would otherwise answer it):
+   * answered as {@link Failures} says (a bug: logged, 500), unless an answer has already begun.
    */
   static void bug(Exchange exchange, RuntimeException bug) {
-    if (Unavailable.answer(exchange, bug)) {
-      return; // not a bug: storage or metadata failing, or the request timeout
-    }
-    LOG.error("a live read failed on {} {}", exchange.method(), exchange.path(), bug);
     try {
-      error(exchange, INTERNAL_SERVER_ERROR, "internal", "the server failed: a bug");
+      Failures.answer(exchange, bug);
     } catch (IllegalStateException alreadyAnswered) {
       // The response has begun; the connection's end is all the client will see.
     }

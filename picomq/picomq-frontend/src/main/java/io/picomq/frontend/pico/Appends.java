@@ -20,6 +20,7 @@ import io.picomq.server.stream.NewRecord;
 import io.picomq.server.stream.ProducerStamp;
 import io.picomq.server.stream.StreamService;
 import io.picomq.server.stream.TrimOutcome;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -27,8 +28,9 @@ import java.util.OptionalLong;
 /**
  * {@code POST /{stream}}: append one record (a body in the stream's content type), a JSON batch or
  * a binary batch; seal with {@code Pico-Closed: true} (with or without records); or, without a
- * body, trim with {@code Pico-Trim-Seq}. A batch is atomic: all its records get consecutive seqs
- * and one timestamp, or none is written.
+ * body, trim with {@code Pico-Trim-Seq}. {@code Pico-TTL} and {@code Pico-Expires-At} are checked
+ * as at create ({@code 400} when invalid) and otherwise ignored. A batch is atomic: all its records
+ * get consecutive seqs and one timestamp, or none is written.
  *
  * <p>Answers: {@code 200} with {@code Pico-Start-Seq}, {@code Pico-Next-Seq}, {@code
  * Pico-Timestamp}; {@code 204} for a producer's duplicate (acknowledged, nothing written); {@code
@@ -38,12 +40,17 @@ import java.util.OptionalLong;
 final class Appends {
 
   private final StreamService service;
+  private final InstantSource clock;
 
-  Appends(StreamService service) {
+  Appends(StreamService service, InstantSource clock) {
     this.service = service;
+    this.clock = clock;
   }
 
   void append(Exchange exchange, String name) throws InvalidRequest {
+    // A stream's expiry is set when it is created; on an append these headers change nothing, but
+    // one that could not be accepted at create is refused here too rather than silently dropped.
+    Params.expiry(exchange, clock);
     OptionalLong trim =
         Params.optionalNonNegative(
             Params.header(exchange, PicoHeaders.TRIM_SEQ), PicoHeaders.TRIM_SEQ);

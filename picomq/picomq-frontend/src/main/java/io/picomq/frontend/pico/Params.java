@@ -99,7 +99,8 @@ final class Params {
 
   /**
    * The expiry a create asks for: {@code Pico-TTL} seconds, or {@code Pico-Expires-At} as RFC 3339
-   * or unix milliseconds (not in the past), or neither.
+   * or unix milliseconds (in the future), or neither. Either is at most {@link Expiry#MAX_SECONDS}
+   * (100 years) from now.
    */
   static Optional<Expiry> expiry(Exchange exchange, InstantSource clock) throws InvalidRequest {
     String ttl = header(exchange, PicoHeaders.TTL);
@@ -108,14 +109,33 @@ final class Params {
       throw new InvalidRequest("give Pico-TTL or Pico-Expires-At, not both");
     }
     if (ttl != null) {
-      return Optional.of(new Expiry.Ttl(nonNegative(ttl, PicoHeaders.TTL)));
+      if (!DIGITS.matcher(ttl).matches() || Long.parseLong(ttl) > Expiry.MAX_SECONDS) {
+        throw new InvalidRequest(
+            PicoHeaders.TTL
+                + " is a whole number of seconds from 0 to "
+                + Expiry.MAX_SECONDS
+                + " (100 years), not \""
+                + ttl
+                + "\"");
+      }
+      return Optional.of(new Expiry.Ttl(Long.parseLong(ttl)));
     }
     if (expiresAt == null) {
       return Optional.empty();
     }
     Instant instant = instant(expiresAt);
-    if (!instant.isAfter(clock.instant())) {
+    Instant now = clock.instant();
+    if (!instant.isAfter(now)) {
       throw new InvalidRequest(PicoHeaders.EXPIRES_AT + " " + expiresAt + " is not in the future");
+    }
+    if (instant.isAfter(now.plusSeconds(Expiry.MAX_SECONDS))) {
+      throw new InvalidRequest(
+          PicoHeaders.EXPIRES_AT
+              + " "
+              + expiresAt
+              + " is more than "
+              + Expiry.MAX_SECONDS
+              + " seconds (100 years) ahead");
     }
     return Optional.of(new Expiry.At(instant));
   }

@@ -63,14 +63,15 @@ public final class PicoHandler implements RequestHandler {
   private final Reads reads;
 
   /**
-   * @param clock judges {@code Pico-Expires-At} and paces {@code Pico-Cursor}
+   * @param clock judges {@code Pico-Expires-At} (at create and append) and paces {@code
+   *     Pico-Cursor}
    * @param continuations runs the rest of a live read after a wait (give it virtual threads)
    */
   public PicoHandler(
       StreamService service, LiveOptions options, InstantSource clock, Executor continuations) {
     this.service = service;
     this.creates = new Creates(service, clock);
-    this.appends = new Appends(service);
+    this.appends = new Appends(service, clock);
     this.reads = new Reads(service, options, new LiveCursor(clock), continuations);
   }
 

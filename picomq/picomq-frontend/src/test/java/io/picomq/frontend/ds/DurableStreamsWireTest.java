@@ -7,6 +7,7 @@ import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
 import io.picomq.frontend.Protocol;
 import io.picomq.frontend.testing.WaitCountingService;
+import io.picomq.server.stream.Expiry;
 import io.picomq.server.stream.StreamService;
 import io.picomq.server.stream.TrimOutcome;
 import io.picomq.server.stream.testing.InMemoryStreamService;
@@ -303,6 +304,39 @@ class DurableStreamsWireTest {
         .isEqualTo("[1.000000000000000000001,{\"k\" : \"\\u00e9\"}]");
     assertJsonError(
         send("POST", "/v1/stream/exact", "application/json", "[1,"), 400, "bad_request");
+  }
+
+  /** Finding F1 of issue 11: a TTL or expiry past the documented maximum is a 400, not a stream. */
+  @Test
+  void expiriesPastTheMaximumAreRefused() throws Exception {
+    start();
+    for (String[] header :
+        List.of(
+            new String[] {"Stream-TTL", "31556889864403199"},
+            new String[] {"Stream-TTL", "999999999999999999"},
+            new String[] {"Stream-TTL", Long.toString(Expiry.MAX_SECONDS + 1)},
+            new String[] {"Stream-TTL", "-5"},
+            new String[] {"Stream-Expires-At", "+999999999-12-31T23:59:59Z"},
+            new String[] {"Stream-Expires-At", "2999-01-01T00:00:00Z"})) {
+      HttpResponse<String> refused =
+          http.send(
+              request("/v1/stream/limits")
+                  .header(header[0], header[1])
+                  .PUT(HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertJsonError(refused, 400, "bad_request");
+      assertThat(refused.body()).as(header[1]).contains(header[0]);
+    }
+    assertThat(get("/v1/stream/limits").statusCode()).isEqualTo(404);
+    HttpResponse<String> longest =
+        http.send(
+            request("/v1/stream/limits")
+                .header("Stream-TTL", Long.toString(Expiry.MAX_SECONDS))
+                .PUT(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(longest.statusCode()).isEqualTo(201);
   }
 
   // ---- helpers ------------------------------------------------------------------------------

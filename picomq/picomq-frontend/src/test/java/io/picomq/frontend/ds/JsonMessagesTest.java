@@ -46,6 +46,20 @@ class JsonMessagesTest {
     }
   }
 
+  /** Found by HostileInputTest: Jackson read this body as UTF-32 and failed with an IOException. */
+  @Test
+  void refusesBodiesThatAreNotUtf8() {
+    byte[][] bodies = {
+      {0x00, 0x00, 0x00, 0x7f, (byte) 0xff, (byte) 0xfe, 0x7f, 0x00},
+      {0x5b, 0x00, 0x31, 0x00, 0x5d, 0x00},
+      {(byte) 0xfe, (byte) 0xff, 0x00, 0x5b, 0x00, 0x5d},
+      {(byte) 0xff, (byte) 0xfe, 0x5b, 0x00, 0x5d, 0x00}
+    };
+    for (byte[] body : bodies) {
+      assertThatThrownBy(() -> JsonMessages.split(body, true)).isInstanceOf(InvalidJson.class);
+    }
+  }
+
   @Test
   void joinsMessagesIntoAnArray() {
     assertThat(new String(JsonMessages.join(List.of()), UTF_8)).isEqualTo("[]");

@@ -20,6 +20,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -183,6 +184,39 @@ class HttpListenerTest {
     URI base = start(HttpListenerTest::echo);
     String raw = rawExchange("GET /bad%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     assertThat(raw).startsWith("HTTP/1.1 400").contains("\"error\":\"bad_request\"");
+  }
+
+  @Test
+  void aBodyRefusedBeforeItIsSentGets413WithAJsonError() throws Exception {
+    start(HttpListenerTest::echo);
+    String raw =
+        rawExchange(
+            "POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n"
+                + "Expect: 100-continue\r\n\r\n");
+    assertThat(raw)
+        .startsWith("HTTP/1.1 413")
+        .contains("application/json", "x-common: yes")
+        .endsWith(
+            "\"error\":\"body_too_large\",\"message\":\"the request body exceeds 1024 bytes\"}");
+
+    String unknown =
+        rawExchange("POST /e HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nExpect: 200-ok\r\n\r\n");
+    assertThat(unknown).startsWith("HTTP/1.1 417").contains("\"error\":\"expectation_failed\"");
+  }
+
+  @Test
+  void aTargetThatIsNotUtf8OncePercentDecodedGets400() throws Exception {
+    URI base = start(HttpListenerTest::echo);
+    for (String target : List.of("/%ff%fe", "/%c0%af", "/a%ed%a0%80", "/%e2%82", "/q?x=%80")) {
+      HttpResponse<String> response =
+          http1.send(HttpRequest.newBuilder(base.resolve(target)).build(), ofString());
+      assertThat(response.statusCode()).as(target).isEqualTo(400);
+      assertThat(response.body()).as(target).contains("not UTF-8");
+    }
+    HttpResponse<String> utf8 =
+        http1.send(HttpRequest.newBuilder(base.resolve("/%c3%a9?x=%e2%82%ac")).build(), ofString());
+    assertThat(utf8.statusCode()).isEqualTo(200);
+    assertThat(utf8.headers().firstValue("x-path")).contains("/\u00e9");
   }
 
   @Test

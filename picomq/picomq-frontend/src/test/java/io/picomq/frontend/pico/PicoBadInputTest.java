@@ -3,7 +3,10 @@ package io.picomq.frontend.pico;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.picomq.frontend.http.StreamNames;
 import io.picomq.protocol.AppendBatch;
+import io.picomq.server.stream.Expiry;
 import java.net.http.HttpClient;
 import java.util.List;
 import java.util.Map;
@@ -134,7 +137,15 @@ class PicoBadInputTest extends PicoWireTest {
           new Bad("a negative trim seq", "", "bad_request", "Pico-Trim-Seq", "-3"),
           new Bad(
               "trim with close", "", "bad_request", "Pico-Trim-Seq", "0", "Pico-Closed", "true"),
-          new Bad("a closed flag that is not a boolean", "x", "bad_request", "Pico-Closed", "1"));
+          new Bad("a closed flag that is not a boolean", "x", "bad_request", "Pico-Closed", "1"),
+          new Bad("a negative TTL on an append", "x", "bad_request", "Pico-TTL", "-5"),
+          new Bad(
+              "a TTL past the maximum on an append",
+              "x",
+              "bad_request",
+              "Pico-TTL",
+              "999999999999999999"),
+          new Bad("garbage expiry on an append", "x", "bad_request", "Pico-Expires-At", "garbage"));
 
   private static String seeded(PicoClient client, String hint) {
     String name = PicoServer.freshName(hint);
@@ -211,6 +222,50 @@ class PicoBadInputTest extends PicoWireTest {
         assertThat(answer.json().path("error").asText()).as(context).isNotBlank();
       }
     }
+  }
+
+  /** Finding F1 of issue 11: a TTL or expiry past the documented maximum is refused at once. */
+  @BothVersions
+  void expiriesPastTheMaximumAreRefusedAtCreate(HttpClient.Version version) {
+    PicoClient client = client(version);
+    String name = PicoServer.freshName("expiry-limits");
+    for (String[] headers :
+        List.of(
+            new String[] {"Pico-TTL", "999999999999999999"},
+            new String[] {"Pico-TTL", Long.toString(Expiry.MAX_SECONDS + 1)},
+            new String[] {"Pico-TTL", "-1"},
+            new String[] {"Pico-TTL", ""},
+            new String[] {"Pico-Expires-At", "+999999999-12-31T23:59:59Z"},
+            new String[] {"Pico-Expires-At", "2999-01-01T00:00:00Z"},
+            new String[] {"Pico-Expires-At", "999999999999999999"},
+            new String[] {"Pico-Expires-At", "1970-01-01T00:00:00Z"})) {
+      JsonNode error = assertError(client.put(name, "", headers), 400, "bad_request");
+      assertThat(error.path("message").asText()).as(headers[1]).contains(headers[0]);
+    }
+    assertThat(client.head(name).status()).isEqualTo(404);
+    assertThat(client.get("/").status()).isEqualTo(200);
+
+    PicoClient.Answer longest = client.put(name, "", "Pico-TTL", Long.toString(Expiry.MAX_SECONDS));
+    assertThat(longest.status()).as("%s", longest).isEqualTo(201);
+    assertThat(client.get("/").status()).isEqualTo(200);
+    assertThat(client.post(name, "x", "Pico-TTL", "60").status()).isEqualTo(200);
+  }
+
+  /** Names are at most 1017 bytes (the registry key adds {@code stream/}), and UTF-8. */
+  @BothVersions
+  void namesPastTheLimitOrNotUtf8AreRefused(HttpClient.Version version) {
+    PicoClient client = client(version);
+    String longest = "/" + "n".repeat(StreamNames.MAX_BYTES - 1);
+    assertThat(client.put(longest, "").status()).isIn(200, 201);
+    for (int bytes = StreamNames.MAX_BYTES + 1; bytes <= 1030; bytes++) {
+      assertError(client.put("/" + "n".repeat(bytes - 1), ""), 400, "invalid_stream_name");
+    }
+    for (String name : List.of("/%ff%fe", "/%c0%af", "/a/%ed%a0%80")) {
+      assertError(client.put(name, ""), 400, "bad_request");
+      assertError(client.get(name), 400, "bad_request");
+      assertThat(client.head(name).status()).as(name).isEqualTo(400);
+    }
+    assertThat(client.delete(longest).status()).isEqualTo(204);
   }
 
   private static long seed() {

@@ -36,6 +36,7 @@ import io.picomq.server.stream.StreamPage;
 import io.picomq.server.stream.StreamRecord;
 import io.picomq.server.stream.StreamService;
 import io.picomq.server.stream.StreamUnavailableException;
+import io.picomq.server.stream.StreamUnusableException;
 import io.picomq.server.stream.TrimOutcome;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -47,6 +48,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -138,6 +140,9 @@ public final class EngineStreamService implements StreamService {
    */
   private final ConcurrentHashMap<String, CompletableFuture<Void>> settling =
       new ConcurrentHashMap<>();
+
+  /** Names whose unusable entry was logged already (once per process, not once per listing). */
+  private final Set<String> reportedUnusable = ConcurrentHashMap.newKeySet();
 
   /** Engine streams this service has open, by id (a fork reads its sources' streams). */
   private final ConcurrentHashMap<Long, Stream> engineStreams = new ConcurrentHashMap<>();
@@ -282,6 +287,9 @@ public final class EngineStreamService implements StreamService {
     return bound(
         true,
         () -> {
+          if (!live.containsKey(name) && unusableReason(plane.state(), name).isPresent()) {
+            return deleteUnusable(name);
+          }
           CompletableFuture<Void> done;
           boolean retained;
           structure.lock();
@@ -1004,7 +1012,12 @@ public final class EngineStreamService implements StreamService {
           stream.lock.unlock();
         }
       } else {
-        Registration registration = Registration.decode(entry.getValue().toByteArray());
+        Registration registration;
+        try {
+          registration = decode(name, entry.getValue());
+        } catch (StreamUnusableException unusable) {
+          continue; // reported in the log and the admin API; a listing shows usable streams
+        }
         if (registration.softDeleted()
             || expired(registration.expiry(), Math.max(registration.activityMillis(), now), now)) {
           continue;
@@ -1102,7 +1115,7 @@ public final class EngineStreamService implements StreamService {
     if (value.isEmpty()) {
       return null;
     }
-    Registration stored = Registration.decode(value.get().toByteArray());
+    Registration stored = decode(name, value.get());
     Stream own = engineStream(stored.streamId());
     Segment segment = stored.own();
     long tail = segment.seqStart() + own.confirmOffset() - segment.offsetStart();
@@ -1323,16 +1336,59 @@ public final class EngineStreamService implements StreamService {
 
   /**
    * Loads every registered name with an expiry, so {@link #expireDue()} sees streams nobody touched
-   * since this node started. Called once at start.
+   * since this node started. Called once at start; reports every unusable entry in the log. A name
+   * that fails to load is logged and skipped: whatever the metadata holds, the node starts (the
+   * name expires, or answers what is wrong with it, on its next access).
    */
   public void loadExpiring() {
     for (Map.Entry<String, KvValue> entry :
         plane.state().kv().subMap(KEY_PREFIX, KEY_PREFIX + Character.MAX_VALUE).entrySet()) {
-      Registration registration = Registration.decode(entry.getValue().toByteArray());
-      if (!(registration.expiry() instanceof Expiry.Never) && !registration.softDeleted()) {
-        lookup(entry.getKey().substring(KEY_PREFIX.length()));
+      String name = entry.getKey().substring(KEY_PREFIX.length());
+      try {
+        Registration registration = decode(name, entry.getValue());
+        if (!(registration.expiry() instanceof Expiry.Never) && !registration.softDeleted()) {
+          lookup(name);
+        }
+      } catch (StreamUnusableException unusable) {
+        // Logged by decode.
+      } catch (RuntimeException e) {
+        LOG.error("loading {} at start failed; the node starts without it", name, e);
       }
     }
+  }
+
+  /**
+   * The entry stored for {@code name}, decoded.
+   *
+   * @throws StreamUnusableException when it cannot be used, logged once per name
+   */
+  private Registration decode(String name, KvValue value) {
+    try {
+      return Registration.decode(value.toByteArray());
+    } catch (IllegalStateException damaged) {
+      StreamUnusableException unusable =
+          new StreamUnusableException(name, damaged.getMessage(), damaged);
+      if (reportedUnusable.add(name)) {
+        LOG.error("{}; it answers 409 stream_unusable until deleted", unusable.getMessage());
+      }
+      throw unusable;
+    }
+  }
+
+  /**
+   * Deletes a name whose entry is unusable: removes the entry. Its engine stream, if it has one,
+   * cannot be told from the damaged bytes, so it stays (logged, for the operator).
+   */
+  private DeleteOutcome deleteUnusable(String name) {
+    structure.lock();
+    try {
+      failures.await(plane.proposeAccepted(new Command.KvDelete(key(name))));
+    } finally {
+      structure.unlock();
+    }
+    reportedUnusable.remove(name);
+    LOG.warn("deleted the unusable entry of {}; any engine stream it had is left in storage", name);
+    return new DeleteOutcome.Deleted(false);
   }
 
   // ---- helpers --------------------------------------------------------------------------------
@@ -1469,13 +1525,24 @@ public final class EngineStreamService implements StreamService {
         stream.closedAndSettled());
   }
 
-  private static Optional<Instant> expiresAt(Expiry expiry, long activityMillis) {
+  /**
+   * When a stream with this expiry and last activity expires. A TTL's deadline saturates at the
+   * largest millisecond count, so no stored TTL can overflow (an older node stored any value up to
+   * 10^18 seconds): such a stream never expires.
+   */
+  static Optional<Instant> expiresAt(Expiry expiry, long activityMillis) {
     return switch (expiry) {
       case Expiry.Never never -> Optional.empty();
       case Expiry.Ttl ttl ->
-          Optional.of(Instant.ofEpochMilli(activityMillis).plusSeconds(ttl.seconds()));
+          Optional.of(Instant.ofEpochMilli(plusSecondsSaturated(activityMillis, ttl.seconds())));
       case Expiry.At at -> Optional.of(at.instant());
     };
+  }
+
+  /** {@code millis + seconds * 1000}, or {@link Long#MAX_VALUE} past it; {@code seconds >= 0}. */
+  static long plusSecondsSaturated(long millis, long seconds) {
+    long add = seconds > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : seconds * 1000;
+    return millis > 0 && add > Long.MAX_VALUE - millis ? Long.MAX_VALUE : millis + add;
   }
 
   /** Under the stream's lock. */
@@ -1491,14 +1558,36 @@ public final class EngineStreamService implements StreamService {
 
   /**
    * The engine stream holding a name's own records, as the registry in {@code state} says; empty
-   * for a name nobody created. What routing looks at.
+   * for a name nobody created, and for an unusable entry (served where it is asked, which answers
+   * what is wrong with it). What routing looks at.
    */
   public static java.util.OptionalLong registeredStreamId(MetadataState state, String name) {
-    return state
-        .kvValue(key(name))
-        .map(
-            value -> java.util.OptionalLong.of(Registration.decode(value.toByteArray()).streamId()))
-        .orElse(java.util.OptionalLong.empty());
+    Optional<KvValue> value = state.kvValue(key(name));
+    if (value.isEmpty()) {
+      return java.util.OptionalLong.empty();
+    }
+    try {
+      return java.util.OptionalLong.of(Registration.decode(value.get().toByteArray()).streamId());
+    } catch (IllegalStateException damaged) {
+      return java.util.OptionalLong.empty();
+    }
+  }
+
+  /**
+   * Why the name's entry in {@code state} is unusable, or empty when it is usable or absent. What
+   * the admin API reports.
+   */
+  public static Optional<String> unusableReason(MetadataState state, String name) {
+    Optional<KvValue> value = state.kvValue(key(name));
+    if (value.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      Registration.decode(value.get().toByteArray());
+      return Optional.empty();
+    } catch (IllegalStateException damaged) {
+      return Optional.of(damaged.getMessage());
+    }
   }
 
   static String key(String name) {

@@ -5,6 +5,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -258,10 +259,25 @@ record Registration(
   }
 
   /**
-   * @throws IllegalStateException for bytes this version cannot read: a damaged registry is a bug
-   *     or broken storage, never a client error
+   * @throws IllegalStateException for bytes this version cannot read, or values no node writes
+   *     (counts past the bytes there are, no segment, negative positions): a damaged registry is a
+   *     bug or broken storage, never a client error
    */
   static Registration decode(byte[] bytes) {
+    try {
+      return read(bytes);
+    } catch (IOException | RuntimeException e) {
+      // Whatever the damage (a short read, an instant out of range, a negative count), one type:
+      // the service turns it into an unusable stream rather than a failed node.
+      String what =
+          e instanceof EOFException
+              ? "it ends early"
+              : e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+      throw new IllegalStateException("damaged registry entry: " + what, e);
+    }
+  }
+
+  private static Registration read(byte[] bytes) throws IOException {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       int version = in.readUnsignedByte();
       if (version != VERSION && version != 1) {
@@ -285,13 +301,18 @@ record Registration(
           in.readBoolean()
               ? Optional.of(new ForkOrigin(in.readUTF(), in.readLong(), in.readInt()))
               : Optional.empty();
-      int segmentCount = in.readInt();
+      // Each segment takes 32 bytes: a count past the bytes left is damage (and would otherwise
+      // allocate whatever it says).
+      int segmentCount = count(in.readInt(), in.available(), 32, "segments");
+      if (segmentCount == 0) {
+        throw new IllegalStateException("no segment");
+      }
       List<Segment> segments = new ArrayList<>(segmentCount);
       for (int i = 0; i < segmentCount; i++) {
         segments.add(new Segment(in.readLong(), in.readLong(), in.readLong(), in.readLong()));
       }
       Optional<String> writerSeq = in.readBoolean() ? Optional.of(in.readUTF()) : Optional.empty();
-      int producerCount = in.readInt();
+      int producerCount = count(in.readInt(), in.available(), 18, "producers");
       Map<String, ProducerState> producers = new TreeMap<>();
       for (int i = 0; i < producerCount; i++) {
         producers.put(in.readUTF(), new ProducerState(in.readLong(), in.readLong()));
@@ -299,6 +320,17 @@ record Registration(
       // A version 1 entry was written before batches carried stamps; replaying from 0 once finds
       // none and costs one scan, and is right should a newer node have stamped batches since.
       long stampedThrough = version == 1 ? 0 : in.readLong();
+      if (streamId < 0 || startSeq < 0 || forkRefs < 0 || stampedThrough < 0) {
+        throw new IllegalStateException(
+            "negative field: streamId "
+                + streamId
+                + ", startSeq "
+                + startSeq
+                + ", forkRefs "
+                + forkRefs
+                + ", stampedThrough "
+                + stampedThrough);
+      }
       return new Registration(
           streamId,
           contentType,
@@ -313,8 +345,15 @@ record Registration(
           writerSeq,
           producers,
           stampedThrough);
-    } catch (IOException e) {
-      throw new IllegalStateException("damaged registry entry: " + e.getMessage(), e);
     }
+  }
+
+  /** A stored count of items of at least {@code itemBytes} each, checked against what is left. */
+  private static int count(int count, int bytesLeft, int itemBytes, String what) {
+    if (count < 0 || (long) count * itemBytes > bytesLeft) {
+      throw new IllegalStateException(
+          count + " " + what + " cannot fit in the " + bytesLeft + " bytes left");
+    }
+    return count;
   }
 }

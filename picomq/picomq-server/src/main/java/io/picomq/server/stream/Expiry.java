@@ -10,6 +10,14 @@ import java.util.Objects;
  */
 public sealed interface Expiry {
 
+  /**
+   * The longest TTL, and the furthest ahead an expiry may lie, that the frontends accept: 100 years
+   * of 365 days, in seconds. Far beyond any real use, and far inside what the host's time
+   * arithmetic represents (which saturates anyway, so a larger value stored by an older node still
+   * works: it never expires).
+   */
+  long MAX_SECONDS = 100L * 365 * 24 * 60 * 60;
+
   /** Lives until deleted. */
   record Never() implements Expiry {}
 
