@@ -18,6 +18,7 @@ import java.util.OptionalLong;
  * @param storage the data bucket, e.g. {@code -2@file://./data/objects}
  * @param wal the WAL bucket, empty to share the data bucket's storage under the next id
  * @param redirect route requests for streams another node owns there (else serve everything here)
+ * @param connections header and idle timeouts and the listeners' connection caps
  */
 public record NodeConfig(
     int nodeId,
@@ -40,14 +41,91 @@ public record NodeConfig(
     OptionalLong walCacheSizeBytes,
     OptionalLong blockCacheSizeBytes,
     OptionalLong walUploadThresholdBytes,
-    OptionalLong walUploadIntervalMillis) {
+    OptionalLong walUploadIntervalMillis,
+    ConnectionSettings connections) {
 
   public NodeConfig {
     Objects.requireNonNull(listen, "listen");
+    Objects.requireNonNull(connections, "connections");
     Objects.requireNonNull(metaUrl, "metaUrl");
     Objects.requireNonNull(storage, "storage");
     HostPort.parse(listen);
     adminListen.ifPresent(HostPort::parse);
+  }
+
+  /** As the canonical constructor, with {@link ConnectionSettings#DEFAULT}. */
+  public NodeConfig(
+      int nodeId,
+      long nodeEpoch,
+      String clusterId,
+      int slots,
+      String listen,
+      Optional<String> adminListen,
+      Optional<String> httpAddress,
+      int backlog,
+      Duration shutdownDrain,
+      String metaUrl,
+      String storage,
+      Optional<String> wal,
+      boolean redirect,
+      Protocol protocol,
+      Duration longPollTimeout,
+      Duration sseMaxDuration,
+      int maxChunkBytes,
+      OptionalLong walCacheSizeBytes,
+      OptionalLong blockCacheSizeBytes,
+      OptionalLong walUploadThresholdBytes,
+      OptionalLong walUploadIntervalMillis) {
+    this(
+        nodeId,
+        nodeEpoch,
+        clusterId,
+        slots,
+        listen,
+        adminListen,
+        httpAddress,
+        backlog,
+        shutdownDrain,
+        metaUrl,
+        storage,
+        wal,
+        redirect,
+        protocol,
+        longPollTimeout,
+        sseMaxDuration,
+        maxChunkBytes,
+        walCacheSizeBytes,
+        blockCacheSizeBytes,
+        walUploadThresholdBytes,
+        walUploadIntervalMillis,
+        ConnectionSettings.DEFAULT);
+  }
+
+  /** A copy with other connection settings. */
+  public NodeConfig withConnections(ConnectionSettings connections) {
+    return new NodeConfig(
+        nodeId,
+        nodeEpoch,
+        clusterId,
+        slots,
+        listen,
+        adminListen,
+        httpAddress,
+        backlog,
+        shutdownDrain,
+        metaUrl,
+        storage,
+        wal,
+        redirect,
+        protocol,
+        longPollTimeout,
+        sseMaxDuration,
+        maxChunkBytes,
+        walCacheSizeBytes,
+        blockCacheSizeBytes,
+        walUploadThresholdBytes,
+        walUploadIntervalMillis,
+        connections);
   }
 
   /** The address clients are redirected to when another node owns their stream. */
