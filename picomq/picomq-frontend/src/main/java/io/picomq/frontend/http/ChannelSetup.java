@@ -37,7 +37,7 @@ import java.util.Arrays;
  *   <li>HTTP/1.1 with {@code Upgrade: h2c}: the first request is answered over HTTP/2 as stream 1.
  * </ul>
  *
- * Before any of it, a connection beyond the listener's cap is refused, and an admitted one gets its
+ * Before any of it, a connection the {@link AcceptGate} refused gets a 503, and an admitted one gets its
  * {@link ConnectionGuard} (header and idle timeouts) at the head of the pipeline.
  *
  * <p>Every HTTP/2 stream gets its own child channel whose pipeline converts frames to HTTP/1-style
@@ -57,12 +57,15 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
 
   @Override
   protected void initChannel(SocketChannel channel) {
-    if (!state.connections.tryAdmit()) {
+    AcceptGate refusedBy = channel.attr(AcceptGate.REFUSED).get();
+    if (refusedBy != null) {
       // Nothing of the request is read: the 503 goes out, and the connection closes at once.
+      channel.closeFuture().addListener(closed -> refusedBy.answered());
       channel.config().setAutoRead(false);
       channel.pipeline().addLast(new Refuse(refusal));
       return;
     }
+    // Admitted by the AcceptGate: the place is given back when the connection closes.
     channel.closeFuture().addListener(closed -> state.connections.release());
     connections.add(channel);
     channel.pipeline().addLast(new ConnectionGuard(state.connectionLimits, state.connections));

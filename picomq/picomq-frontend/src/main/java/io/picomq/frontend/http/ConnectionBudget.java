@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.LongAdder;
  * One listener's open connections against its cap, and why connections were closed on the
  * server's initiative. Read by metrics; any thread may call.
  *
- * <p>A connection is admitted when it is accepted and released when it closes, so the open count
- * is exactly the descriptors the listener's connections hold (a refused connection holds one only
- * for the moment it takes to write the refusal).
+ * <p>A connection is admitted when it is accepted (on the acceptor thread, by the {@link
+ * AcceptGate}) and released when it closes, so the open count is the descriptors the listener's
+ * admitted connections hold; refused connections add at most {@link AcceptGate#ANSWERING}, for the
+ * moment it takes to write their 503.
  */
 public final class ConnectionBudget {
 

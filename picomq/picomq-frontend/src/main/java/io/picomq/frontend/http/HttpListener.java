@@ -107,6 +107,7 @@ public final class HttpListener implements AutoCloseable {
               .group(acceptor, workers)
               .channel(NioServerSocketChannel.class)
               .option(ChannelOption.SO_BACKLOG, options.backlog())
+              .handler(new AcceptGate(state.connections))
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childHandler(new ChannelSetup(state, connections))
               .bind(options.host(), options.port())
