@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ConnectionFloodTest {
   private static final int DESCRIPTOR_LIMIT = 512;
+
   /** Three quarters of the limit less the admin listener's 64 (ConnectionSettings.protocolCap). */
   private static final int AUTOMATIC_CAP = DESCRIPTOR_LIMIT * 3 / 4 - 64;
 
@@ -60,7 +61,9 @@ class ConnectionFloodTest {
         int refused = flood + 1 - AUTOMATIC_CAP;
         await(
             () ->
-                sample(admin, "picomq_http_connections_closed_total{listener=\"pico\",reason=\"refused\"}")
+                sample(
+                        admin,
+                        "picomq_http_connections_closed_total{listener=\"pico\",reason=\"refused\"}")
                     == refused,
             "every connection beyond the cap is refused");
         assertThat(sample(admin, "picomq_http_connections{listener=\"pico\"}"))

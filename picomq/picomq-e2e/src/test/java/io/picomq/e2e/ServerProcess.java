@@ -64,8 +64,8 @@ public final class ServerProcess implements AutoCloseable {
   }
 
   /**
-   * Starts a server whose process may hold at most {@code limit} file descriptors: {@code ulimit -n}
-   * sets the hard limit too, so the JVM cannot raise it.
+   * Starts a server whose process may hold at most {@code limit} file descriptors: {@code ulimit
+   * -n} sets the hard limit too, so the JVM cannot raise it.
    */
   public static ServerProcess startWithDescriptorLimit(
       Path dataDir, int limit, String... serveArgs) {
@@ -123,7 +123,10 @@ public final class ServerProcess implements AutoCloseable {
         List<String> limited =
             new ArrayList<>(
                 List.of(
-                    "bash", "-c", "ulimit -n " + descriptorLimit.getAsInt() + " && exec \"$@\"", "pico"));
+                    "bash",
+                    "-c",
+                    "ulimit -n " + descriptorLimit.getAsInt() + " && exec \"$@\"",
+                    "pico"));
         limited.addAll(builder.command());
         builder.command(limited);
       }

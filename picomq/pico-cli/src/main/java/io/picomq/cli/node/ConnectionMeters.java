@@ -14,10 +14,11 @@ import java.util.Locale;
  * <ul>
  *   <li>{@code process_files_open_files}, {@code process_files_max_files}: descriptors open now and
  *       the process's limit (Micrometer's {@link FileDescriptorMetrics});
- *   <li>{@code picomq_http_connections{listener}}: open connections of the {@code pico}, {@code
- *       ds} or {@code admin} listener, and {@code picomq_http_connections_max{listener}} its cap;
- *   <li>{@code picomq_http_connections_closed_total{listener,reason}}: connections the server closed,
- *       {@code reason} one of {@code refused}, {@code header_timeout}, {@code idle_timeout}.
+ *   <li>{@code picomq_http_connections{listener}}: open connections of the {@code pico}, {@code ds}
+ *       or {@code admin} listener, and {@code picomq_http_connections_max{listener}} its cap;
+ *   <li>{@code picomq_http_connections_closed_total{listener,reason}}: connections the server
+ *       closed, {@code reason} one of {@code refused}, {@code header_timeout}, {@code
+ *       idle_timeout}.
  * </ul>
  */
 final class ConnectionMeters {

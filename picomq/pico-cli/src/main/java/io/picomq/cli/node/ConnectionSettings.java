@@ -7,8 +7,8 @@ import java.util.OptionalInt;
 
 /**
  * The node's connection limits. Both listeners use the same timeouts; each has its own cap, so a
- * flood of the protocol listener leaves the admin listener its own connections (and {@code
- * /health} its answers).
+ * flood of the protocol listener leaves the admin listener its own connections (and {@code /health}
+ * its answers).
  *
  * @param headerTimeout a request's headers are due within this long of its first byte (a new
  *     connection's first request, of the accept)

@@ -147,7 +147,9 @@ public final class Node implements AutoCloseable {
             router,
             requestMeter());
     ConnectionMeters.bind(
-        metrics, config.protocol().name().toLowerCase(java.util.Locale.ROOT), frontend.connections());
+        metrics,
+        config.protocol().name().toLowerCase(java.util.Locale.ROOT),
+        frontend.connections());
     if (config.httpAddress().isEmpty() && listen.port() == 0) {
       advertise(identity, config.advertisedAddress(frontend.address().getPort()));
     }
@@ -171,8 +173,8 @@ public final class Node implements AutoCloseable {
   }
 
   /**
-   * The protocol listener's limits, its cap derived from the process's descriptor limit unless
-   * set; a cap that leaves too few descriptors for the rest of the node is started with a warning.
+   * The protocol listener's limits, its cap derived from the process's descriptor limit unless set;
+   * a cap that leaves too few descriptors for the rest of the node is started with a warning.
    */
   private ConnectionLimits connectionLimits() {
     long maxFileDescriptors = ConnectionMeters.bindFileDescriptors(metrics);

@@ -141,7 +141,8 @@ class NodeConnectionsTest {
     }
     await(
         () ->
-            scrape("picomq_http_connections_closed_total{listener=\"pico\",reason=\"header_timeout\"}")
+            scrape(
+                    "picomq_http_connections_closed_total{listener=\"pico\",reason=\"header_timeout\"}")
                 == attackers,
         "every slowloris connection counted");
     // The poller's connection then idles out like any other.

@@ -37,8 +37,8 @@ import java.util.Arrays;
  *   <li>HTTP/1.1 with {@code Upgrade: h2c}: the first request is answered over HTTP/2 as stream 1.
  * </ul>
  *
- * Before any of it, a connection the {@link AcceptGate} refused gets a 503, and an admitted one gets its
- * {@link ConnectionGuard} (header and idle timeouts) at the head of the pipeline.
+ * Before any of it, a connection the {@link AcceptGate} refused gets a 503, and an admitted one
+ * gets its {@link ConnectionGuard} (header and idle timeouts) at the head of the pipeline.
  *
  * <p>Every HTTP/2 stream gets its own child channel whose pipeline converts frames to HTTP/1-style
  * messages, so both versions reach the same aggregator and dispatcher.

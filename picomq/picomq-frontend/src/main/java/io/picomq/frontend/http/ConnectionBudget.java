@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One listener's open connections against its cap, and why connections were closed on the
- * server's initiative. Read by metrics; any thread may call.
+ * One listener's open connections against its cap, and why connections were closed on the server's
+ * initiative. Read by metrics; any thread may call.
  *
  * <p>A connection is admitted when it is accepted (on the acceptor thread, by the {@link
  * AcceptGate}) and released when it closes, so the open count is the descriptors the listener's

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * <p>Design. A connection is in one phase at a time, each with at most one deadline:
  *
  * <ul>
- *   <li>{@code AWAITING_HEADERS}: from the accept, and on HTTP/1.1 from the first byte after an idle
- *       spell. Deadline: start plus the header timeout. Ends when a request's headers are decoded.
+ *   <li>{@code AWAITING_HEADERS}: from the accept, and on HTTP/1.1 from the first byte after an
+ *       idle spell. Deadline: start plus the header timeout. Ends when a request's headers are
+ *       decoded.
  *   <li>{@code RECEIVING}: headers decoded, the body still arriving. Deadline: the last decoded
  *       request part plus the idle timeout, so a body may take long but may not stall.
  *   <li>{@code BUSY}: at least one exchange in flight, from dispatch until its response is fully
@@ -148,7 +149,8 @@ final class ConnectionGuard extends ChannelInboundHandlerAdapter {
 
   private void schedule(long atNanos) {
     timerAtNanos = atNanos;
-    timer = ctx.executor().schedule(this::expire, atNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+    timer =
+        ctx.executor().schedule(this::expire, atNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
   }
 
   private void cancelTimer() {

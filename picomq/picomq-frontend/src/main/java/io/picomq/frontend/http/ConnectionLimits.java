@@ -10,9 +10,9 @@ import java.util.Objects;
  *
  * @param headerTimeout a request's headers must be complete within this long of its first byte; a
  *     new connection's first request within this long of the accept (default 10 s)
- * @param idleTimeout a connection with no request in flight is closed after this long without a
- *     new request (default 60 s); a request body that stalls this long is closed too. A live
- *     response (long-poll, SSE) is in flight, never idle
+ * @param idleTimeout a connection with no request in flight is closed after this long without a new
+ *     request (default 60 s); a request body that stalls this long is closed too. A live response
+ *     (long-poll, SSE) is in flight, never idle
  * @param maxConnections open connections at most; one more is refused with a 503 and closed
  */
 public record ConnectionLimits(Duration headerTimeout, Duration idleTimeout, int maxConnections) {

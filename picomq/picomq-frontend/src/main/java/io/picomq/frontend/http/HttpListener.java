@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One listening socket serving HTTP/1.1 and cleartext HTTP/2 for one {@link RequestHandler}.
  *
- * <p>Connections ({@link ConnectionLimits}): one accepted beyond the cap gets a 503 and is closed at
- * once; an admitted one is closed when a request's headers are late or when it has been idle too
+ * <p>Connections ({@link ConnectionLimits}): one accepted beyond the cap gets a 503 and is closed
+ * at once; an admitted one is closed when a request's headers are late or when it has been idle too
  * long ({@link ConnectionGuard}).
  *
  * <p>Threads: a Netty acceptor thread, {@code ioThreads} event loops for the connections, and a

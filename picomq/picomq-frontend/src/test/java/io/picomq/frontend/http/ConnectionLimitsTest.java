@@ -43,8 +43,10 @@ class ConnectionLimitsTest {
 
   private static final Duration HEADER_TIMEOUT = Duration.ofMillis(500);
   private static final Duration IDLE_TIMEOUT = Duration.ofMillis(1000);
+
   /** Room for a loaded 2-core machine beyond a deadline the server should meet. */
   private static final Duration SLACK = Duration.ofSeconds(3);
+
   /** A live response lasts this long: well past the idle timeout. */
   private static final Duration LIVE = IDLE_TIMEOUT.multipliedBy(5).dividedBy(2);
 
@@ -65,7 +67,9 @@ class ConnectionLimitsTest {
     }
   }
 
-  /** Echoes the path; {@code /poll} answers after {@link #LIVE}; {@code /sse} streams for as long. */
+  /**
+   * Echoes the path; {@code /poll} answers after {@link #LIVE}; {@code /sse} streams for as long.
+   */
   private static void handle(Exchange exchange) {
     HttpHeaders headers = new DefaultHttpHeaders().set("x-path", exchange.path());
     switch (exchange.path()) {
@@ -75,7 +79,8 @@ class ConnectionLimitsTest {
                   () -> exchange.respond(HttpResponseStatus.OK, headers, "late".getBytes(UTF_8)));
       case "/sse" -> {
         ResponseStream events =
-            exchange.stream(HttpResponseStatus.OK, headers.set("content-type", "text/event-stream"));
+            exchange.stream(
+                HttpResponseStatus.OK, headers.set("content-type", "text/event-stream"));
         int count = 5;
         long everyMillis = LIVE.toMillis() / count;
         for (int i = 1; i <= count; i++) {
@@ -345,8 +350,8 @@ class ConnectionLimitsTest {
   }
 
   /**
-   * Waits for the server to close {@code socket} (end of stream, or a reset when it closed with
-   * our bytes unread) and answers how long after {@code sinceNanos} that was.
+   * Waits for the server to close {@code socket} (end of stream, or a reset when it closed with our
+   * bytes unread) and answers how long after {@code sinceNanos} that was.
    */
   private static Duration awaitClosedByServer(Socket socket, long sinceNanos) throws IOException {
     socket.setSoTimeout((int) HEADER_TIMEOUT.plus(IDLE_TIMEOUT).plus(SLACK).toMillis());
