@@ -1,5 +1,6 @@
 package io.picomq.cli;
 
+import io.picomq.cli.node.ConnectionSettings;
 import io.picomq.cli.node.Node;
 import io.picomq.cli.node.NodeConfig;
 import io.picomq.frontend.Protocol;
@@ -9,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -87,6 +89,33 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:PICO_BACKLOG:-1024}",
       description = "Accept backlog (PICO_BACKLOG).")
   int backlog;
+
+  @Option(
+      names = "--header-timeout-sec",
+      defaultValue = "${env:PICO_HEADER_TIMEOUT_SEC:-10}",
+      description =
+          "Close a connection whose request headers are not complete this long after their first byte (PICO_HEADER_TIMEOUT_SEC).")
+  long headerTimeoutSec;
+
+  @Option(
+      names = "--idle-timeout-sec",
+      defaultValue = "${env:PICO_IDLE_TIMEOUT_SEC:-60}",
+      description =
+          "Close a connection with no request in flight after this long (PICO_IDLE_TIMEOUT_SEC).")
+  long idleTimeoutSec;
+
+  @Option(
+      names = "--max-connections",
+      defaultValue = "${env:PICO_MAX_CONNECTIONS:-auto}",
+      description =
+          "Open connections of the protocol listener at most; auto: 10000, or less under a low file descriptor limit (PICO_MAX_CONNECTIONS).")
+  String maxConnections;
+
+  @Option(
+      names = "--admin-max-connections",
+      defaultValue = "${env:PICO_ADMIN_MAX_CONNECTIONS:-64}",
+      description = "Open connections of the admin listener at most (PICO_ADMIN_MAX_CONNECTIONS).")
+  int adminMaxConnections;
 
   @Option(
       names = "--shutdown-drain-sec",
@@ -233,7 +262,27 @@ final class ServeCommand implements Callable<Integer> {
         optionalSize("--block-cache-size", blockCacheSize),
         optionalSize("--wal-upload-threshold", walUploadThreshold),
         walUploadIntervalMs == null ? OptionalLong.empty() : OptionalLong.of(walUploadIntervalMs),
-        Duration.ofSeconds(requestTimeoutSec));
+        Duration.ofSeconds(requestTimeoutSec),
+        connections());
+  }
+
+  private ConnectionSettings connections() {
+    OptionalInt max;
+    if (maxConnections.equals("auto")) {
+      max = OptionalInt.empty();
+    } else {
+      try {
+        max = OptionalInt.of(Integer.parseInt(maxConnections));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "--max-connections is auto or a number, not " + maxConnections, e);
+      }
+    }
+    return new ConnectionSettings(
+        Duration.ofSeconds(headerTimeoutSec),
+        Duration.ofSeconds(idleTimeoutSec),
+        max,
+        adminMaxConnections);
   }
 
   private static OptionalLong optionalSize(String flag, String value) {

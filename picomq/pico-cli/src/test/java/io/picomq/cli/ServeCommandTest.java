@@ -1,10 +1,13 @@
 package io.picomq.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.picomq.cli.node.ConnectionSettings;
 import io.picomq.cli.node.NodeConfig;
 import io.picomq.frontend.Protocol;
 import java.time.Duration;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -29,6 +32,33 @@ class ServeCommandTest {
     assertThat(config.redirect()).isTrue();
     assertThat(config.nodeEpoch()).isEqualTo(5);
     assertThat(config.longPollTimeout()).isEqualTo(Duration.ofSeconds(25));
+    assertThat(config.connections()).isEqualTo(ConnectionSettings.DEFAULT);
+  }
+
+  @Test
+  void connectionLimitsHaveFlags() {
+    NodeConfig config =
+        parse(
+            "serve",
+            "--header-timeout-sec",
+            "3",
+            "--idle-timeout-sec",
+            "20",
+            "--max-connections",
+            "500",
+            "--admin-max-connections",
+            "16");
+    assertThat(config.connections())
+        .isEqualTo(
+            new ConnectionSettings(
+                Duration.ofSeconds(3), Duration.ofSeconds(20), OptionalInt.of(500), 16));
+    assertThat(parse("serve", "--max-connections", "auto").connections().maxConnections())
+        .isEmpty();
+    assertThatThrownBy(() -> parse("serve", "--max-connections", "many"))
+        .hasMessageContaining("--max-connections is auto or a number, not many");
+    assertThatThrownBy(() -> parse("serve", "--idle-timeout-sec", "0"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("idleTimeout");
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -29,14 +30,16 @@ public final class ServerProcess implements AutoCloseable {
 
   private final Path dataDir;
   private final List<String> extraArgs;
+  private final OptionalInt descriptorLimit;
   private final ConcurrentLinkedQueue<String> output = new ConcurrentLinkedQueue<>();
   private Process process;
   private URI endpoint;
   private Optional<URI> adminEndpoint = Optional.empty();
 
-  private ServerProcess(Path dataDir, List<String> extraArgs) {
+  private ServerProcess(Path dataDir, List<String> extraArgs, OptionalInt descriptorLimit) {
     this.dataDir = dataDir;
     this.extraArgs = List.copyOf(extraArgs);
+    this.descriptorLimit = descriptorLimit;
   }
 
   /**
@@ -55,7 +58,20 @@ public final class ServerProcess implements AutoCloseable {
     List<String> args = new ArrayList<>(globalArgs);
     args.add("serve");
     args.addAll(serveArgs);
-    ServerProcess server = new ServerProcess(dataDir, args);
+    ServerProcess server = new ServerProcess(dataDir, args, OptionalInt.empty());
+    server.launch("127.0.0.1:0", "127.0.0.1:0");
+    return server;
+  }
+
+  /**
+   * Starts a server whose process may hold at most {@code limit} file descriptors: {@code ulimit
+   * -n} sets the hard limit too, so the JVM cannot raise it.
+   */
+  public static ServerProcess startWithDescriptorLimit(
+      Path dataDir, int limit, String... serveArgs) {
+    List<String> args = new ArrayList<>(List.of("serve"));
+    args.addAll(List.of(serveArgs));
+    ServerProcess server = new ServerProcess(dataDir, args, OptionalInt.of(limit));
     server.launch("127.0.0.1:0", "127.0.0.1:0");
     return server;
   }
@@ -102,7 +118,19 @@ public final class ServerProcess implements AutoCloseable {
     }
     try {
       Files.createDirectories(dataDir);
-      process = launcher(args).redirectErrorStream(true).start();
+      ProcessBuilder builder = launcher(args);
+      if (descriptorLimit.isPresent()) {
+        List<String> limited =
+            new ArrayList<>(
+                List.of(
+                    "bash",
+                    "-c",
+                    "ulimit -n " + descriptorLimit.getAsInt() + " && exec \"$@\"",
+                    "pico"));
+        limited.addAll(builder.command());
+        builder.command(limited);
+      }
+      process = builder.redirectErrorStream(true).start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,6 +1,7 @@
 package io.picomq.frontend;
 
 import io.picomq.frontend.ds.DurableStreamsHandler;
+import io.picomq.frontend.http.ConnectionBudget;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.HttpListener;
 import io.picomq.frontend.http.RequestHandler;
@@ -79,7 +80,8 @@ public final class Frontend implements AutoCloseable {
                   config.limits(),
                   ds ? DurableStreamsHandler.commonHeaders() : PicoHandler.commonHeaders(),
                   config.ioThreads(),
-                  config.backlog()),
+                  config.backlog(),
+                  config.connectionLimits()),
               observed(
                   ds ? "ds" : "pico",
                   observer,
@@ -130,6 +132,11 @@ public final class Frontend implements AutoCloseable {
 
   public InetSocketAddress address() {
     return listener.address();
+  }
+
+  /** The listener's open connections against its cap, and those it closed, by reason. */
+  public ConnectionBudget connections() {
+    return listener.connections();
   }
 
   /** Stops accepting, drains in-flight requests for up to {@code drain}, then closes. */

@@ -1,5 +1,6 @@
 package io.picomq.frontend;
 
+import io.picomq.frontend.http.ConnectionLimits;
 import io.picomq.frontend.http.HttpLimits;
 import io.picomq.frontend.live.LiveOptions;
 import java.time.Duration;
@@ -20,6 +21,8 @@ import java.util.Set;
  * @param maxChunkBytes body bytes per read response (default 64 KiB)
  * @param ioThreads event loop threads (default: the number of processors)
  * @param backlog the accept queue's length (default 1024, {@code --backlog})
+ * @param connectionLimits header and idle timeouts and the cap on open connections (default {@link
+ *     ConnectionLimits#DEFAULT})
  */
 public record FrontendConfig(
     String host,
@@ -30,10 +33,12 @@ public record FrontendConfig(
     Duration sseMaxDuration,
     int maxChunkBytes,
     int ioThreads,
-    int backlog) {
+    int backlog,
+    ConnectionLimits connectionLimits) {
 
   public FrontendConfig {
     Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(connectionLimits, "connectionLimits");
     Objects.requireNonNull(protocol, "protocol");
     Objects.requireNonNull(limits, "limits");
     // LiveOptions validates the durations and the chunk size.
@@ -69,6 +74,7 @@ public record FrontendConfig(
     private int maxChunkBytes = LiveOptions.DEFAULT.maxChunkBytes();
     private int ioThreads = Runtime.getRuntime().availableProcessors();
     private int backlog = 1024;
+    private ConnectionLimits connectionLimits = ConnectionLimits.DEFAULT;
 
     private Builder() {}
 
@@ -132,6 +138,12 @@ public record FrontendConfig(
       return this;
     }
 
+    public Builder connectionLimits(ConnectionLimits connectionLimits) {
+      once("connectionLimits");
+      this.connectionLimits = connectionLimits;
+      return this;
+    }
+
     public FrontendConfig build() {
       return new FrontendConfig(
           host,
@@ -142,7 +154,8 @@ public record FrontendConfig(
           sseMaxDuration,
           maxChunkBytes,
           ioThreads,
-          backlog);
+          backlog,
+          connectionLimits);
     }
   }
 }

@@ -8,6 +8,8 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.picomq.frontend.http.ConnectionBudget;
+import io.picomq.frontend.http.ConnectionLimits;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.HttpLimits;
 import io.picomq.frontend.http.HttpListener;
@@ -51,17 +53,26 @@ final class AdminListener implements AutoCloseable {
     this.node = node;
   }
 
-  static AdminListener start(String host, int port, Node node) throws InterruptedException {
+  /**
+   * Starts the admin listener on its own threads and with its own connection cap ({@code limits}),
+   * so a flooded protocol listener leaves it able to answer.
+   */
+  static AdminListener start(String host, int port, Node node, ConnectionLimits limits)
+      throws InterruptedException {
     AdminListener admin = new AdminListener(node);
     admin.listener =
         HttpListener.start(
-            new HttpListener.Options(host, port, HttpLimits.DEFAULT, Map.of(), 1, 64),
+            new HttpListener.Options(host, port, HttpLimits.DEFAULT, Map.of(), 1, 64, limits),
             admin::handle);
     return admin;
   }
 
   InetSocketAddress address() {
     return listener.address();
+  }
+
+  ConnectionBudget connections() {
+    return listener.connections();
   }
 
   private void handle(Exchange exchange) {

@@ -6,6 +6,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
+import io.picomq.frontend.http.ConnectionLimits;
 import io.picomq.frontend.http.RequestObserver;
 import io.picomq.meta.command.Command;
 import io.picomq.s3stream.S3Stream;
@@ -134,6 +135,7 @@ public final class Node implements AutoCloseable {
     maintenance.start();
     expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
     StreamRouter router = new ViewRouter(plane, config.nodeId(), config.redirect());
+    ConnectionLimits protocolLimits = connectionLimits();
     frontend =
         Frontend.start(
             FrontendConfig.builder()
@@ -144,17 +146,25 @@ public final class Node implements AutoCloseable {
                 .longPollTimeout(config.longPollTimeout())
                 .sseMaxDuration(config.sseMaxDuration())
                 .maxChunkBytes(config.maxChunkBytes())
+                .connectionLimits(protocolLimits)
                 .build(),
             service,
             clock,
             router,
             requestMeter());
+    ConnectionMeters.bind(
+        metrics,
+        config.protocol().name().toLowerCase(java.util.Locale.ROOT),
+        frontend.connections());
     if (config.httpAddress().isEmpty() && listen.port() == 0) {
       advertise(identity, config.advertisedAddress(frontend.address().getPort()));
     }
     if (config.adminListen().isPresent()) {
       NodeConfig.HostPort adminAt = NodeConfig.HostPort.parse(config.adminListen().get());
-      admin = AdminListener.start(adminAt.host(), adminAt.port(), this);
+      admin =
+          AdminListener.start(
+              adminAt.host(), adminAt.port(), this, config.connections().adminLimits());
+      ConnectionMeters.bind(metrics, "admin", admin.connections());
     }
     ready = true;
     LOG.info(
@@ -166,6 +176,26 @@ public final class Node implements AutoCloseable {
         admin != null ? ", admin on " + admin.address() : "",
         plane.description(),
         config.storage());
+  }
+
+  /**
+   * The protocol listener's limits, its cap derived from the process's descriptor limit unless set;
+   * a cap that leaves too few descriptors for the rest of the node is started with a warning.
+   */
+  private ConnectionLimits connectionLimits() {
+    long maxFileDescriptors = ConnectionMeters.bindFileDescriptors(metrics);
+    ConnectionSettings connections = config.connections();
+    ConnectionLimits limits = connections.protocolLimits(maxFileDescriptors);
+    if (!connections.fitsIn(maxFileDescriptors)) {
+      LOG.warn(
+          "{} protocol and {} admin connections leave less than a quarter of the process's {} file"
+              + " descriptors for storage and files; raise the limit (ulimit -Hn) or lower"
+              + " --max-connections",
+          limits.maxConnections(),
+          connections.adminMaxConnections(),
+          maxFileDescriptors);
+    }
+    return limits;
   }
 
   /** Registers this node process again, same epoch, at {@code address} (an update). */

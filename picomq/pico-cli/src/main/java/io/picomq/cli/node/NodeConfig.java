@@ -20,6 +20,7 @@ import java.util.OptionalLong;
  * @param redirect route requests for streams another node owns there (else serve everything here)
  * @param requestTimeout the longest a request waits on object storage or the metadata log before it
  *     answers 503 (see {@code EngineStreamService})
+ * @param connections header and idle timeouts and the listeners' connection caps
  */
 public record NodeConfig(
     int nodeId,
@@ -43,7 +44,8 @@ public record NodeConfig(
     OptionalLong blockCacheSizeBytes,
     OptionalLong walUploadThresholdBytes,
     OptionalLong walUploadIntervalMillis,
-    Duration requestTimeout) {
+    Duration requestTimeout,
+    ConnectionSettings connections) {
 
   public NodeConfig {
     Objects.requireNonNull(requestTimeout, "requestTimeout");
@@ -52,10 +54,39 @@ public record NodeConfig(
           "--request-timeout-sec must be positive, not " + requestTimeout.toSeconds());
     }
     Objects.requireNonNull(listen, "listen");
+    Objects.requireNonNull(connections, "connections");
     Objects.requireNonNull(metaUrl, "metaUrl");
     Objects.requireNonNull(storage, "storage");
     HostPort.parse(listen);
     adminListen.ifPresent(HostPort::parse);
+  }
+
+  /** A copy with other connection settings. */
+  public NodeConfig withConnections(ConnectionSettings connections) {
+    return new NodeConfig(
+        nodeId,
+        nodeEpoch,
+        clusterId,
+        slots,
+        listen,
+        adminListen,
+        httpAddress,
+        backlog,
+        shutdownDrain,
+        metaUrl,
+        storage,
+        wal,
+        redirect,
+        protocol,
+        longPollTimeout,
+        sseMaxDuration,
+        maxChunkBytes,
+        walCacheSizeBytes,
+        blockCacheSizeBytes,
+        walUploadThresholdBytes,
+        walUploadIntervalMillis,
+        requestTimeout,
+        connections);
   }
 
   /** The address clients are redirected to when another node owns their stream. */

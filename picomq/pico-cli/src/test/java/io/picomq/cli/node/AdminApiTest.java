@@ -61,7 +61,8 @@ class AdminApiTest {
         OptionalLong.empty(),
         OptionalLong.empty(),
         OptionalLong.empty(),
-        EngineStreamService.DEFAULT_REQUEST_TIMEOUT);
+        EngineStreamService.DEFAULT_REQUEST_TIMEOUT,
+        ConnectionSettings.DEFAULT);
   }
 
   @BeforeEach

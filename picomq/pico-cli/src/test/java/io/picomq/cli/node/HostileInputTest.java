@@ -5,6 +5,7 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.picomq.frontend.Protocol;
+import io.picomq.server.service.EngineStreamService;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -157,6 +158,8 @@ class HostileInputTest {
         OptionalLong.empty(),
         OptionalLong.empty(),
         OptionalLong.empty(),
-        OptionalLong.empty());
+        OptionalLong.empty(),
+        EngineStreamService.DEFAULT_REQUEST_TIMEOUT,
+        ConnectionSettings.DEFAULT);
   }
 }

@@ -48,7 +48,8 @@ class NodeTest {
         OptionalLong.empty(),
         OptionalLong.empty(),
         OptionalLong.empty(),
-        EngineStreamService.DEFAULT_REQUEST_TIMEOUT);
+        EngineStreamService.DEFAULT_REQUEST_TIMEOUT,
+        ConnectionSettings.DEFAULT);
   }
 
   @Test

@@ -28,6 +28,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One listening socket serving HTTP/1.1 and cleartext HTTP/2 for one {@link RequestHandler}.
  *
+ * <p>Connections ({@link ConnectionLimits}): one accepted beyond the cap gets a 503 and is closed
+ * at once; an admitted one is closed when a request's headers are late or when it has been idle too
+ * long ({@link ConnectionGuard}).
+ *
  * <p>Threads: a Netty acceptor thread, {@code ioThreads} event loops for the connections, and a
  * virtual thread per request for the handler. No handler code runs on an event loop.
  *
@@ -57,6 +61,7 @@ public final class HttpListener implements AutoCloseable {
    * @param commonHeaders added to every response, errors included
    * @param ioThreads event loop threads for connections, at least 1
    * @param backlog the accept queue's length
+   * @param connectionLimits header and idle timeouts, and the cap on open connections
    */
   public record Options(
       String host,
@@ -64,11 +69,13 @@ public final class HttpListener implements AutoCloseable {
       HttpLimits limits,
       Map<String, String> commonHeaders,
       int ioThreads,
-      int backlog) {
+      int backlog,
+      ConnectionLimits connectionLimits) {
 
     public Options {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(limits, "limits");
+      Objects.requireNonNull(connectionLimits, "connectionLimits");
       commonHeaders = Map.copyOf(commonHeaders);
       if (port < 0 || port > 65535 || ioThreads < 1 || backlog < 1) {
         throw new IllegalArgumentException(
@@ -91,13 +98,16 @@ public final class HttpListener implements AutoCloseable {
     HttpHeaders common = new DefaultHttpHeaders();
     // AsciiString values: the encoder copies their bytes at once instead of char by char.
     options.commonHeaders().forEach((name, value) -> common.set(name, AsciiString.cached(value)));
-    state = new ListenerState(handler, handlerExecutor, options.limits(), common);
+    state =
+        new ListenerState(
+            handler, handlerExecutor, options.limits(), common, options.connectionLimits());
     try {
       serverChannel =
           new ServerBootstrap()
               .group(acceptor, workers)
               .channel(NioServerSocketChannel.class)
               .option(ChannelOption.SO_BACKLOG, options.backlog())
+              .handler(new AcceptGate(state.connections))
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childHandler(new ChannelSetup(state, connections))
               .bind(options.host(), options.port())
@@ -117,6 +127,11 @@ public final class HttpListener implements AutoCloseable {
 
   public InetSocketAddress address() {
     return (InetSocketAddress) serverChannel.localAddress();
+  }
+
+  /** Open connections against the cap, and the connections closed by the server, by reason. */
+  public ConnectionBudget connections() {
+    return state.connections;
   }
 
   /** Requests that have not finished their response. */

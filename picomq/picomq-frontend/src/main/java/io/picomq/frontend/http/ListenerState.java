@@ -6,8 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 
 /**
- * What every connection of one listener shares. Immutable except for the live-exchange set and the
- * draining flag, both safe for any thread.
+ * What every connection of one listener shares. Immutable except for the live-exchange set, the
+ * draining flag and the connection budget, all safe for any thread.
  */
 final class ListenerState {
 
@@ -15,6 +15,8 @@ final class ListenerState {
   final ExecutorService handlerExecutor;
   final HttpLimits limits;
   final HttpHeaders commonHeaders;
+  final ConnectionLimits connectionLimits;
+  final ConnectionBudget connections;
   final InFlight inFlight = new InFlight();
 
   /** Exchanges whose response has not finished; shutdown interrupts them. */
@@ -26,11 +28,14 @@ final class ListenerState {
       RequestHandler handler,
       ExecutorService handlerExecutor,
       HttpLimits limits,
-      HttpHeaders commonHeaders) {
+      HttpHeaders commonHeaders,
+      ConnectionLimits connectionLimits) {
     this.handler = handler;
     this.handlerExecutor = handlerExecutor;
     this.limits = limits;
     this.commonHeaders = commonHeaders;
+    this.connectionLimits = connectionLimits;
+    this.connections = new ConnectionBudget(connectionLimits.maxConnections());
   }
 
   boolean draining() {

@@ -103,6 +103,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     }
     current = exchange;
     state.began(exchange);
+    ConnectionGuard.of(ctx.channel()).requestStarted();
     if (rejection != null) {
       if (rejection.close) {
         exchange.closeConnectionAfterResponse();
@@ -139,6 +140,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
   /** Runs on the event loop once the current response is written. */
   private void next(ChannelHandlerContext ctx) {
     current = null;
+    ConnectionGuard.of(ctx.channel()).requestFinished();
     FullHttpRequest request = waiting.poll();
     if (request != null) {
       if (ctx.channel().isActive()) {

@@ -121,6 +121,11 @@ final class H2PriorKnowledgeClient implements AutoCloseable {
     return response.get(10, TimeUnit.SECONDS);
   }
 
+  /** Whether the connection is still open (the server may close it). */
+  boolean isOpen() {
+    return connection.isActive();
+  }
+
   @Override
   public void close() {
     connection.close().awaitUninterruptibly();

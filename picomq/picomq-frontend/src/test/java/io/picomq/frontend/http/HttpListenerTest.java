@@ -64,7 +64,14 @@ class HttpListenerTest {
   private URI start(RequestHandler handler) throws InterruptedException {
     listener =
         HttpListener.start(
-            new HttpListener.Options("127.0.0.1", 0, LIMITS, Map.of("x-common", "yes"), 1, 128),
+            new HttpListener.Options(
+                "127.0.0.1",
+                0,
+                LIMITS,
+                Map.of("x-common", "yes"),
+                1,
+                128,
+                ConnectionLimits.DEFAULT),
             handler);
     return URI.create("http://127.0.0.1:" + listener.address().getPort());
   }
