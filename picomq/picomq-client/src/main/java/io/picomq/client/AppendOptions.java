@@ -66,17 +66,14 @@ public record AppendOptions(
    * {@code maxWait} (pausing as {@link PicoClient.Builder#retryUnavailable} describes); {@link
    * Duration#ZERO} never resends.
    *
-   * <p>Off by default for a plain append, because it can write records twice: a server that
-   * answers 503 after its own time limit may still complete the append later (its body says so),
-   * and the resend then appends the same records again. Ask for it when duplicates are acceptable
-   * or detectable; for exactly-once, use a producer stamp or a {@link ProducerSession}, whose
-   * resends the server recognises.
+   * <p>Off by default for a plain append, because it can write records twice: a server that answers
+   * 503 after its own time limit may still complete the append later (its body says so), and the
+   * resend then appends the same records again. Ask for it when duplicates are acceptable or
+   * detectable; for exactly-once, use a producer stamp or a {@link ProducerSession}, whose resends
+   * the server recognises.
    */
   public AppendOptions retryUnavailable(Duration maxWait) {
     return new AppendOptions(
-        matchSeq,
-        close,
-        producer,
-        Optional.of(Settings.notNegative(maxWait, "retryUnavailable")));
+        matchSeq, close, producer, Optional.of(Settings.notNegative(maxWait, "retryUnavailable")));
   }
 }

@@ -12,8 +12,8 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * A client of one PicoMQ listener, speaking either the Pico protocol or Durable Streams over
  * java.net.http (HTTP/1.1, or HTTP/2 via the h2c upgrade). Thread-safe; share one per endpoint. The
- * blocking methods here each make one request (following up to 5 redirects to a stream's owner),
- * or more when the server is unavailable (see below); {@link #consumer} and {@link #producer} give
+ * blocking methods here each make one request (following up to 5 redirects to a stream's owner), or
+ * more when the server is unavailable (see below); {@link #consumer} and {@link #producer} give
  * long-lived helpers that retry by themselves.
  *
  * <p>Seqs are {@code long}s under both protocols: Durable Streams offsets are translated (their
@@ -32,9 +32,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * <h2>Retries and unavailability</h2>
  *
  * <p>A server that cannot serve a request now answers {@code 503} (or {@code 507} for a full disk)
- * with a {@code Retry-After}; the SDK throws that as {@link ServiceUnavailableException}. Calls that
- * are safe to repeat retry it by themselves for up to {@link Builder#retryUnavailable} (default 30
- * s), pausing per the shared backoff and never sooner than {@code Retry-After}:
+ * with a {@code Retry-After}; the SDK throws that as {@link ServiceUnavailableException}. Calls
+ * that are safe to repeat retry it by themselves for up to {@link Builder#retryUnavailable}
+ * (default 30 s), pausing per the shared backoff and never sooner than {@code Retry-After}:
  *
  * <ul>
  *   <li>{@link #head}, {@link #read}, {@link #list}: reads;
@@ -44,15 +44,15 @@ import java.util.concurrent.ScheduledExecutorService;
  *       changes nothing;
  *   <li>{@link #append} with a producer stamp: the server answers a resend it already has as a
  *       duplicate;
- *   <li>consumers (catch-up, long-poll, SSE) and producer sessions, always (see {@link Consumer} and
- *       {@link ProducerSession}).
+ *   <li>consumers (catch-up, long-poll, SSE) and producer sessions, always (see {@link Consumer}
+ *       and {@link ProducerSession}).
  * </ul>
  *
  * <p>Not retried: a plain {@link #append} unless its options ask ({@link
  * AppendOptions#retryUnavailable}), because a 503 may come from an append that still completes, and
- * its resend would write the records twice; and {@link #delete}, whose retry after a delete that did
- * complete would answer "not found". Redirects ({@code 307} to a stream's owner) are followed within
- * each attempt, and every retry starts again at this client's endpoint.
+ * its resend would write the records twice; and {@link #delete}, whose retry after a delete that
+ * did complete would answer "not found". Redirects ({@code 307} to a stream's owner) are followed
+ * within each attempt, and every retry starts again at this client's endpoint.
  */
 public final class PicoClient implements AutoCloseable {
 
@@ -155,8 +155,8 @@ public final class PicoClient implements AutoCloseable {
    * <p>With a producer stamp, a retry of the same call (same records, same stamp) is answered
    * {@link AppendResult#duplicate() duplicate} instead of appending again; such an append also
    * retries {@code 503} by itself (see the class comment), a plain one only when {@link
-   * AppendOptions#retryUnavailable} asks. Under Durable Streams, the requests of one call share that
-   * budget, and each is resent on its own (never an earlier one that succeeded).
+   * AppendOptions#retryUnavailable} asks. Under Durable Streams, the requests of one call share
+   * that budget, and each is resent on its own (never an earlier one that succeeded).
    *
    * @throws StreamNotFoundException if the stream does not exist
    * @throws StreamClosedException if it is sealed

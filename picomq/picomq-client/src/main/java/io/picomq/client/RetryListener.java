@@ -5,8 +5,8 @@ import java.time.Duration;
 /**
  * Told of every retry the SDK makes by itself: a one-shot call retried after {@code 503}, a
  * producer session resending a batch, a consumer reading again after a failure. For counting and
- * logging (e.g. {@code pico bench} reports how many retries a run needed); it cannot change what the
- * SDK does.
+ * logging (e.g. {@code pico bench} reports how many retries a run needed); it cannot change what
+ * the SDK does.
  *
  * <p>Called on SDK threads (the caller's for one-shot calls, a producer's sender threads, a
  * consumer's feed thread), possibly on several at once: keep it quick and thread-safe. What it

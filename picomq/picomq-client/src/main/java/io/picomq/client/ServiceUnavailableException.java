@@ -14,7 +14,8 @@ import java.util.Optional;
  * PicoClient}).
  *
  * <p>{@link #retryAfter()} is the server's {@code Retry-After}: how long it suggests waiting before
- * the next try. The SDK's own retries never come back sooner (see {@link PicoClient.Builder#retryUnavailable}).
+ * the next try. The SDK's own retries never come back sooner (see {@link
+ * PicoClient.Builder#retryUnavailable}).
  */
 public class ServiceUnavailableException extends ServerException {
 

@@ -15,9 +15,9 @@ import java.util.function.Supplier;
  * to {@link HttpTransport#MAX_REDIRECTS} hops per attempt): after a 503 from a stream's owner, the
  * entry node may route the retry to another owner, as it does while a failed node's streams move.
  *
- * <p>The pause before each retry is {@link Backoff#pauseNanos}: exponential, never shorter than
- * the server's {@code Retry-After}. When the next pause would end past the budget, the call gives
- * up at once with the last {@link ServiceUnavailableException} instead of waiting only to fail.
+ * <p>The pause before each retry is {@link Backoff#pauseNanos}: exponential, never shorter than the
+ * server's {@code Retry-After}. When the next pause would end past the budget, the call gives up at
+ * once with the last {@link ServiceUnavailableException} instead of waiting only to fail.
  */
 final class UnavailableRetry {
 

@@ -223,8 +223,7 @@ class UnavailableRetryTest {
   @Test
   void aDeleteIsNotRetried() {
     try (PicoClient client = client()) {
-      assertThatThrownBy(() -> client.delete("/s"))
-          .isInstanceOf(ServiceUnavailableException.class);
+      assertThatThrownBy(() -> client.delete("/s")).isInstanceOf(ServiceUnavailableException.class);
     }
     assertThat(seen).hasSize(1);
   }
@@ -270,8 +269,8 @@ class UnavailableRetryTest {
   }
 
   /**
-   * The entry node redirects to the owner, which is unavailable once: the retry starts again at
-   * the entry node (which may by then route elsewhere), and each attempt has its own hop limit.
+   * The entry node redirects to the owner, which is unavailable once: the retry starts again at the
+   * entry node (which may by then route elsewhere), and each attempt has its own hop limit.
    */
   @Test
   void aRetryFollowsTheRedirectAgainFromTheEntryNode() {
@@ -340,8 +339,8 @@ class UnavailableRetryTest {
   }
 
   /**
-   * A producer session resends a batch answered 503 with the same stamp and bytes; the server
-   * (here the script) answers each producer seq once.
+   * A producer session resends a batch answered 503 with the same stamp and bytes; the server (here
+   * the script) answers each producer seq once.
    */
   @Test
   void aProducerSessionResendsTheSameStampAfterA503() throws Exception {

@@ -150,8 +150,7 @@ public final class FaultProxy implements AutoCloseable {
         .map()
         .forEach(
             (name, values) -> {
-              if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT))
-                  && !name.startsWith(":")) {
+              if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT)) && !name.startsWith(":")) {
                 values.forEach(v -> head.append(name).append(": ").append(v).append("\r\n"));
               }
             });
@@ -191,9 +190,7 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   private static void write(OutputStream out, StringBuilder head, byte[] body) throws IOException {
-    head.append("Content-Length: ")
-        .append(body.length)
-        .append("\r\nConnection: close\r\n\r\n");
+    head.append("Content-Length: ").append(body.length).append("\r\nConnection: close\r\n\r\n");
     out.write(head.toString().getBytes(StandardCharsets.UTF_8));
     out.write(body);
     out.flush();

@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.LongAdder;
  * connection), readers on long-polling consumers, producer mode on {@link ProducerSession}s.
  *
  * <p>A server that answers {@code 503} is waited for as the SDK does (never sooner than its {@code
- * Retry-After}): producer sessions and reads always, plain appends for up to {@link
- * #APPEND_RETRY}. Each retry is counted for the report.
+ * Retry-After}): producer sessions and reads always, plain appends for up to {@link #APPEND_RETRY}.
+ * Each retry is counted for the report.
  */
 final class SdkTarget implements BenchTarget {
   private final List<PicoClient> clients;

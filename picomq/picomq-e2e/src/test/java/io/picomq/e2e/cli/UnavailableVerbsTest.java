@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bin/pico} against a real server behind a {@link FaultProxy} that answers {@code 503}: read
- * verbs retry by themselves, {@code append} only with {@code --retry}, and giving up is exit code
- * 4 with one line saying the server is unavailable.
+ * verbs retry by themselves, {@code append} only with {@code --retry}, and giving up is exit code 4
+ * with one line saying the server is unavailable.
  */
 class UnavailableVerbsTest {
   @TempDir Path dir;

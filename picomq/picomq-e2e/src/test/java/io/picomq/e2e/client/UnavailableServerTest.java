@@ -34,9 +34,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The SDK against a real {@code pico serve} behind a {@link FaultProxy} that answers {@code 503} on
- * cue, including after the server did the work (the answer is lost): a producer session resends
- * the same stamps and the stream ends with each record once; a plain append is not resent unless
- * asked, and this test shows why.
+ * cue, including after the server did the work (the answer is lost): a producer session resends the
+ * same stamps and the stream ends with each record once; a plain append is not resent unless asked,
+ * and this test shows why.
  */
 class UnavailableServerTest {
 
