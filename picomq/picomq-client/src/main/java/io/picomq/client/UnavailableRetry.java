@@ -24,6 +24,9 @@ final class UnavailableRetry {
   /** The pauses of one-shot calls: 100 ms doubling to 5 s, unless Retry-After says longer. */
   static final Backoff BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5), 0.2);
 
+  /** Longer budgets count as this long (about 146 years fit in a long of nanos). */
+  private static final Duration LONGEST = Duration.ofDays(365L * 100);
+
   private final RetryListener listener;
 
   UnavailableRetry(RetryListener listener) {
@@ -32,7 +35,9 @@ final class UnavailableRetry {
 
   /** A deadline {@code budget} from now; a zero budget means "no retry". */
   static Deadline deadline(Duration budget) {
-    return new Deadline(System.nanoTime() + Math.min(budget.toNanos(), Long.MAX_VALUE / 4), budget);
+    // Saturated: a budget of centuries must not overflow toNanos() or the clock arithmetic.
+    long nanos = budget.compareTo(LONGEST) > 0 ? LONGEST.toNanos() : budget.toNanos();
+    return new Deadline(System.nanoTime() + nanos, budget);
   }
 
   /** Runs {@code call}, retrying it after 503/507 until {@code budget} has passed. */
