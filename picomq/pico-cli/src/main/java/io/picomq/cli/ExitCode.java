@@ -25,7 +25,11 @@ public final class ExitCode {
   /** The stream (or the admin resource, or the profile) does not exist. */
   public static final int NOT_FOUND = 3;
 
-  /** The server could not be reached: connection refused, reset or timed out. */
+  /**
+   * The server could not be reached (connection refused, reset or timed out), or it answered that
+   * it is unavailable ({@code 503}, or {@code 507} for a full disk) for longer than the command
+   * retries. Either way, trying again later may succeed.
+   */
   public static final int UNAVAILABLE = 4;
 
   /** Interrupted by Ctrl-C (SIGINT): 128 + 2, as shells report it. */

@@ -2,6 +2,7 @@ package io.picomq.cli;
 
 import io.picomq.client.PicoException;
 import io.picomq.client.PicoTransportException;
+import io.picomq.client.ServiceUnavailableException;
 import io.picomq.client.StreamNotFoundException;
 import io.picomq.client.UnsupportedByProtocolException;
 import java.io.IOException;
@@ -15,7 +16,7 @@ import picocli.CommandLine;
  * (<error code>)}, and an {@link ExitCode}. Users see no stack traces; {@code PICO_DEBUG=1} adds
  * one for bug reports.
  */
-final class Failures {
+public final class Failures {
   private Failures() {}
 
   /**
@@ -61,6 +62,8 @@ final class Failures {
           new Outcome(ExitCode.USAGE, withCode(unsupported.message(), unsupported.errorCode()));
       case StreamNotFoundException notFound ->
           new Outcome(ExitCode.NOT_FOUND, withCode(text(notFound), notFound.errorCode()));
+      case ServiceUnavailableException unavailable ->
+          new Outcome(ExitCode.UNAVAILABLE, unavailable(unavailable));
       case PicoTransportException transport ->
           new Outcome(
               ExitCode.UNAVAILABLE,
@@ -74,6 +77,17 @@ final class Failures {
       case IOException io -> new Outcome(ExitCode.FAILURE, "I/O error: " + io.getMessage());
       default -> new Outcome(ExitCode.FAILURE, "internal error: " + cause);
     };
+  }
+
+  /**
+   * {@code server unavailable: <message> (<code>); retry after 5s}: what the server said, and when
+   * it suggested trying again.
+   */
+  public static String unavailable(ServiceUnavailableException e) {
+    String what = e.isStorageFull() ? "server out of storage: " : "server unavailable: ";
+    String after =
+        e.retryAfter().map(d -> "; it suggests retrying after " + d.toSeconds() + "s").orElse("");
+    return withCode(what + text(e), e.errorCode()) + after;
   }
 
   private static String text(PicoException exception) {

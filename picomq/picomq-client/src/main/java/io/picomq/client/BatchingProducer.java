@@ -32,6 +32,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *       or HTTP/2 streams handled concurrently). The server then answers {@code producer_seq_gap}
  *       for the later one; the session resends it as soon as its predecessor is answered, without
  *       counting that as a failure.
+ *   <li>Transport failures and 5xx answers (a {@code 503} with its {@code Retry-After} among them)
+ *       are resent after {@link Backoff#pauseNanos}, the same bytes each time, until the batch's
+ *       {@code deliveryTimeout}: a 503 from an append that the server still completed is then
+ *       answered duplicate, so nothing is written twice.
  *   <li>A failure that a resend cannot fix (sealed or deleted stream, fenced epoch, a gap the
  *       session did not cause) breaks the session: that batch and every later one fail with it.
  *   <li>Bytes count against {@code maxInFlightBytes} from {@link #send} until the record's future
@@ -53,6 +57,7 @@ final class BatchingProducer implements ProducerSession {
   private final Backoff backoff;
   private final ScheduledExecutorService scheduler;
   private final ExecutorService senders;
+  private final RetryListener retryListener;
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition room = lock.newCondition();
@@ -86,7 +91,8 @@ final class BatchingProducer implements ProducerSession {
       ProducerOptions options,
       int maxBatchRecords,
       ScheduledExecutorService scheduler,
-      ExecutorService senders) {
+      ExecutorService senders,
+      RetryListener retryListener) {
     this.dialect = dialect;
     this.stream = stream;
     this.options = options;
@@ -95,6 +101,7 @@ final class BatchingProducer implements ProducerSession {
         new Backoff(options.retryBackoffBase(), options.retryBackoffMax(), options.jitter());
     this.scheduler = scheduler;
     this.senders = senders;
+    this.retryListener = retryListener;
     this.accumulator = new BatchAccumulator(maxBatchRecords, options.maxBatchBytes());
   }
 
@@ -301,7 +308,8 @@ final class BatchingProducer implements ProducerSession {
           delayNanos = -1;
         }
       } else if (error.isRetriable()) {
-        delayNanos = backoff.delayNanos(batch.attempts++, ThreadLocalRandom.current());
+        // A 503's Retry-After is a floor; a pause that would end past the deadline gives up now.
+        delayNanos = backoff.pauseNanos(batch.attempts++, ThreadLocalRandom.current(), error);
         if (System.nanoTime() + delayNanos - batch.deadlineNanos > 0) {
           delayNanos = -1;
         }
@@ -318,7 +326,12 @@ final class BatchingProducer implements ProducerSession {
     if (delayNanos < 0) {
       finish(batch, new Outcome.Failed(error), true);
       breakSession(error);
-    } else if (delayNanos == 0) {
+      return;
+    }
+    if (!(error instanceof ProducerConflictException)) {
+      RetryListener.notify(retryListener, error, delayNanos);
+    }
+    if (delayNanos == 0) {
       transmit(batch);
     } else {
       scheduler.schedule(() -> transmit(batch), delayNanos, TimeUnit.NANOSECONDS);

@@ -8,13 +8,21 @@ import io.picomq.protocol.PicoHeaders;
 import java.io.IOException;
 import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * Turns a server's error answer into the matching {@link PicoException}. Both protocols answer
  * errors as JSON {@code {"error": code, "message": text, ...}}; the mapping looks at the status
  * first and the code second, and takes numbers (the stream's tail, a producer's expected seq) from
- * the body or the protocol's headers.
+ * the body or the protocol's headers. It is the one place answers become exceptions: {@code 503}
+ * and {@code 507} become {@link ServiceUnavailableException} with the {@code Retry-After} duration,
+ * whichever call (append, read, SSE feed) got them.
  */
 final class ErrorAnswers {
 
@@ -68,10 +76,41 @@ final class ErrorAnswers {
     if (status == 400 || status == 413 || status == 414 || status == 431) {
       return new BadRequestException(status, code, message, json, null);
     }
+    if (status == 503 || status == 507) {
+      return new ServiceUnavailableException(
+          status, code, message, json, null, retryAfter(headers, Instant.now()));
+    }
     if (status >= 500) {
       return new ServerException(status, code, message, json, null);
     }
     return new PicoException(status, code, message, json, null);
+  }
+
+  /**
+   * The {@code Retry-After} header: delay-seconds (what PicoMQ sends) or an HTTP date (what a proxy
+   * may send), as a duration from {@code now}; empty when absent or unreadable, zero for a date in
+   * the past.
+   */
+  static Optional<Duration> retryAfter(HttpHeaders headers, Instant now) {
+    Optional<String> value = headers.firstValue("Retry-After").map(String::strip);
+    if (value.isEmpty() || value.get().isEmpty()) {
+      return Optional.empty();
+    }
+    String text = value.get();
+    if (text.chars().allMatch(Character::isDigit)) {
+      try {
+        return Optional.of(Duration.ofSeconds(Long.parseLong(text)));
+      } catch (NumberFormatException tooLong) {
+        // More digits than a long holds: as good as "a very long time", which callers cap anyway.
+        return Optional.of(Duration.ofSeconds(Long.MAX_VALUE));
+      }
+    }
+    try {
+      Instant at = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+      return Optional.of(at.isAfter(now) ? Duration.between(now, at) : Duration.ZERO);
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
   }
 
   private static OptionalLong nextSeq(JsonNode json, HttpHeaders headers, boolean pico) {

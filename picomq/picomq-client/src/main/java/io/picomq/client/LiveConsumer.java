@@ -31,6 +31,7 @@ final class LiveConsumer implements Consumer {
   private final String stream;
   private final ConsumerOptions options;
   private final Backoff backoff;
+  private final RetryListener retryListener;
 
   // Owned by the polling thread.
   private long position = -1;
@@ -43,12 +44,18 @@ final class LiveConsumer implements Consumer {
   private volatile LiveFeed feed;
   private volatile boolean closed;
 
-  LiveConsumer(Dialect dialect, HttpTransport transport, String stream, ConsumerOptions options) {
+  LiveConsumer(
+      Dialect dialect,
+      HttpTransport transport,
+      String stream,
+      ConsumerOptions options,
+      RetryListener retryListener) {
     this.dialect = dialect;
     this.transport = transport;
     this.stream = stream;
     this.options = options;
     this.backoff = new Backoff(options.retryBackoffBase(), options.retryBackoffMax(), 0.2);
+    this.retryListener = retryListener;
     options.fromSeq().ifPresent(seq -> position = seq);
   }
 
@@ -110,7 +117,14 @@ final class LiveConsumer implements Consumer {
     if (running == null) {
       running =
           new LiveFeed(
-              dialect, transport, stream, position, options.live(), options.maxRecords(), backoff);
+              dialect,
+              transport,
+              stream,
+              position,
+              options.live(),
+              options.maxRecords(),
+              backoff,
+              retryListener);
       feed = running;
       running.start();
       if (closed) {
@@ -169,7 +183,10 @@ final class LiveConsumer implements Consumer {
     return new ReadResult(List.of(), Math.max(position, 0), upToDate, streamClosed);
   }
 
-  /** A failure: retried after a pause when a retry may help, thrown otherwise. */
+  /**
+   * A failure: retried after a pause when a retry may help (transport failures, 5xx, a 503 no
+   * sooner than its Retry-After), thrown otherwise.
+   */
   private void onFailure(PicoException error) {
     if (closed) {
       throw new IllegalStateException("the consumer is closed", error);
@@ -177,7 +194,9 @@ final class LiveConsumer implements Consumer {
     if (!error.isRetriable()) {
       throw error;
     }
-    retryAtNanos = System.nanoTime() + backoff.delayNanos(failures++, ThreadLocalRandom.current());
+    long pause = backoff.pauseNanos(failures++, ThreadLocalRandom.current(), error);
+    RetryListener.notify(retryListener, error, pause);
+    retryAtNanos = System.nanoTime() + pause;
   }
 
   /**

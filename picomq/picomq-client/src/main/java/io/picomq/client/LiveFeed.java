@@ -37,6 +37,7 @@ final class LiveFeed implements Runnable {
   private final LiveMode mode;
   private final int maxRecords;
   private final Backoff backoff;
+  private final RetryListener retryListener;
   private final BlockingDeque<Object> queue = new LinkedBlockingDeque<>(QUEUE_CAPACITY);
 
   private long position;
@@ -54,7 +55,8 @@ final class LiveFeed implements Runnable {
       long fromSeq,
       LiveMode mode,
       int maxRecords,
-      Backoff backoff) {
+      Backoff backoff,
+      RetryListener retryListener) {
     if (mode == LiveMode.NONE) {
       throw new IllegalArgumentException("a live feed needs a live mode");
     }
@@ -65,6 +67,7 @@ final class LiveFeed implements Runnable {
     this.mode = mode;
     this.maxRecords = maxRecords;
     this.backoff = backoff;
+    this.retryListener = retryListener;
   }
 
   void start() {
@@ -105,7 +108,10 @@ final class LiveFeed implements Runnable {
             put(e);
             return;
           }
-          pause(backoff.delayNanos(failures++, ThreadLocalRandom.current()));
+          // A 503 (the stream is being recovered, storage is failing) waits its Retry-After.
+          long nanos = backoff.pauseNanos(failures++, ThreadLocalRandom.current(), e);
+          RetryListener.notify(retryListener, e, nanos);
+          pause(nanos);
         }
       }
     } catch (InterruptedException e) {

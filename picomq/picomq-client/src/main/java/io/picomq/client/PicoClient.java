@@ -12,8 +12,9 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * A client of one PicoMQ listener, speaking either the Pico protocol or Durable Streams over
  * java.net.http (HTTP/1.1, or HTTP/2 via the h2c upgrade). Thread-safe; share one per endpoint. The
- * blocking methods here each make one request (following up to 5 redirects to a stream's owner);
- * {@link #consumer} and {@link #producer} give long-lived helpers that retry by themselves.
+ * blocking methods here each make one request (following up to 5 redirects to a stream's owner), or
+ * more when the server is unavailable (see below); {@link #consumer} and {@link #producer} give
+ * long-lived helpers that retry by themselves.
  *
  * <p>Seqs are {@code long}s under both protocols: Durable Streams offsets are translated (their
  * second half is the seq), so code written against one protocol runs against the other. Operations
@@ -27,6 +28,31 @@ import java.util.concurrent.ScheduledExecutorService;
  *   ReadResult read = client.read("orders", ReadRequest.from(0));
  * }
  * }</pre>
+ *
+ * <h2>Retries and unavailability</h2>
+ *
+ * <p>A server that cannot serve a request now answers {@code 503} (or {@code 507} for a full disk)
+ * with a {@code Retry-After}; the SDK throws that as {@link ServiceUnavailableException}. Calls
+ * that are safe to repeat retry it by themselves for up to {@link Builder#retryUnavailable}
+ * (default 30 s), pausing per the shared backoff and never sooner than {@code Retry-After}:
+ *
+ * <ul>
+ *   <li>{@link #head}, {@link #read}, {@link #list}: reads;
+ *   <li>{@link #create}: the protocol makes it idempotent (a create that already happened is
+ *       confirmed if the settings match, and a {@link ConflictException} says they do not);
+ *   <li>{@link #trim} and {@link #close}: trimming to the same seq or sealing a sealed stream again
+ *       changes nothing;
+ *   <li>{@link #append} with a producer stamp: the server answers a resend it already has as a
+ *       duplicate;
+ *   <li>consumers (catch-up, long-poll, SSE) and producer sessions, always (see {@link Consumer}
+ *       and {@link ProducerSession}).
+ * </ul>
+ *
+ * <p>Not retried: a plain {@link #append} unless its options ask ({@link
+ * AppendOptions#retryUnavailable}), because a 503 may come from an append that still completes, and
+ * its resend would write the records twice; and {@link #delete}, whose retry after a delete that
+ * did complete would answer "not found". Redirects ({@code 307} to a stream's owner) are followed
+ * within each attempt, and every retry starts again at this client's endpoint.
  */
 public final class PicoClient implements AutoCloseable {
 
@@ -38,6 +64,9 @@ public final class PicoClient implements AutoCloseable {
    */
   private static final Duration LIVE_GRACE = Duration.ofSeconds(60);
 
+  /** How long calls that are safe to repeat keep retrying 503 by default. */
+  public static final Duration DEFAULT_RETRY_UNAVAILABLE = Duration.ofSeconds(30);
+
   private final URI endpoint;
   private final Protocol protocol;
   private final boolean http2;
@@ -45,6 +74,9 @@ public final class PicoClient implements AutoCloseable {
   private final Duration connectTimeout;
   private final HttpTransport transport;
   private final Dialect dialect;
+  private final Duration retryUnavailable;
+  private final RetryListener retryListener;
+  private final UnavailableRetry retry;
 
   private PicoClient(Builder builder) {
     this.endpoint = builder.endpoint == null ? DEFAULT_ENDPOINT : builder.endpoint;
@@ -54,6 +86,10 @@ public final class PicoClient implements AutoCloseable {
         builder.requestTimeout == null ? Duration.ofSeconds(30) : builder.requestTimeout;
     this.connectTimeout =
         builder.connectTimeout == null ? Duration.ofSeconds(10) : builder.connectTimeout;
+    this.retryUnavailable =
+        builder.retryUnavailable == null ? DEFAULT_RETRY_UNAVAILABLE : builder.retryUnavailable;
+    this.retryListener = builder.retryListener == null ? RetryListener.NONE : builder.retryListener;
+    this.retry = new UnavailableRetry(retryListener);
     Endpoints endpoints = new Endpoints(endpoint, protocol);
     this.transport =
         new HttpTransport(
@@ -91,7 +127,7 @@ public final class PicoClient implements AutoCloseable {
    * @throws ConflictException if it exists with another content type (or other settings)
    */
   public StreamInfo create(String stream, CreateOptions options) {
-    return dialect.create(stream, options);
+    return retry.call(retryUnavailable, () -> dialect.create(stream, options));
   }
 
   /**
@@ -101,7 +137,7 @@ public final class PicoClient implements AutoCloseable {
    * @throws StreamNotFoundException if it does not exist
    */
   public StreamInfo head(String stream) {
-    return dialect.head(stream);
+    return retry.call(retryUnavailable, () -> dialect.head(stream));
   }
 
   /** Appends {@code records} as one batch: consecutive seqs, durable all together. */
@@ -117,22 +153,35 @@ public final class PicoClient implements AutoCloseable {
    * AppendOptions#close} only seals the stream.
    *
    * <p>With a producer stamp, a retry of the same call (same records, same stamp) is answered
-   * {@link AppendResult#duplicate() duplicate} instead of appending again.
+   * {@link AppendResult#duplicate() duplicate} instead of appending again; such an append also
+   * retries {@code 503} by itself (see the class comment), a plain one only when {@link
+   * AppendOptions#retryUnavailable} asks. Under Durable Streams, the requests of one call share
+   * that budget, and each is resent on its own (never an earlier one that succeeded).
    *
    * @throws StreamNotFoundException if the stream does not exist
    * @throws StreamClosedException if it is sealed
    * @throws SeqMismatchException if {@link AppendOptions#matchSeq} does not hold
    * @throws ProducerConflictException if the producer seq is not the one expected
    * @throws StaleProducerEpochException if the producer was fenced by a newer epoch
+   * @throws ServiceUnavailableException if the server was unavailable (for longer than the retry
+   *     budget, if any)
    * @throws UnsupportedByProtocolException for record headers or {@code matchSeq} under Durable
    *     Streams
    */
   public AppendResult append(String stream, List<Record> records, AppendOptions options) {
-    List<Dialect.PreparedAppend> appends = dialect.prepare(stream, List.copyOf(records), options);
+    List<Record> copy = List.copyOf(records);
+    // Preparing may ask for the stream's content type (Durable Streams): a read, safe to retry.
+    List<Dialect.PreparedAppend> appends =
+        retry.call(retryUnavailable, () -> dialect.prepare(stream, copy, options));
+    Duration budget =
+        options
+            .retryUnavailable()
+            .orElse(options.producer().isPresent() ? retryUnavailable : Duration.ZERO);
+    UnavailableRetry.Deadline deadline = UnavailableRetry.deadline(budget);
     AppendResult first = null;
     AppendResult last = null;
     for (Dialect.PreparedAppend append : appends) {
-      last = dialect.send(append);
+      last = retry.call(deadline, () -> dialect.send(append));
       if (first == null) {
         first = last;
       }
@@ -148,7 +197,8 @@ public final class PicoClient implements AutoCloseable {
    * @throws BadRequestException if {@code request} starts past the tail
    */
   public ReadResult read(String stream, ReadRequest request) {
-    return dialect.read(stream, request, Optional.empty()).result();
+    return retry.call(
+        retryUnavailable, () -> dialect.read(stream, request, Optional.empty()).result());
   }
 
   /**
@@ -157,7 +207,7 @@ public final class PicoClient implements AutoCloseable {
    * @throws UnsupportedByProtocolException under Durable Streams
    */
   public ListPage list(ListRequest request) {
-    return dialect.list(request);
+    return retry.call(retryUnavailable, () -> dialect.list(request));
   }
 
   /**
@@ -168,16 +218,22 @@ public final class PicoClient implements AutoCloseable {
    */
   public void trim(String stream, long beforeSeq) {
     Settings.notNegative(beforeSeq, "beforeSeq");
-    dialect.trim(stream, beforeSeq);
+    retry.call(
+        retryUnavailable,
+        () -> {
+          dialect.trim(stream, beforeSeq);
+          return null;
+        });
   }
 
   /** Seals a stream: it takes no more appends. Sealing a sealed stream succeeds. */
   public AppendResult close(String stream) {
-    return dialect.close(stream);
+    return retry.call(retryUnavailable, () -> dialect.close(stream));
   }
 
   /**
-   * Deletes a stream.
+   * Deletes a stream. Not retried after {@code 503}: a retry of a delete that did complete would
+   * answer {@link StreamNotFoundException}; catch {@link ServiceUnavailableException} and decide.
    *
    * @throws StreamNotFoundException if it does not exist
    */
@@ -188,7 +244,7 @@ public final class PicoClient implements AutoCloseable {
   /** A consumer that follows {@code stream}; see {@link Consumer}. Sends nothing yet. */
   public Consumer consumer(String stream, ConsumerOptions options) {
     Endpoints.name(stream);
-    return new LiveConsumer(dialect, transport, stream, options);
+    return new LiveConsumer(dialect, transport, stream, options, retryListener);
   }
 
   /**
@@ -200,7 +256,8 @@ public final class PicoClient implements AutoCloseable {
    */
   public ProducerSession producer(String stream, ProducerOptions options) {
     int maxBatchRecords = options.maxBatchRecords();
-    if (dialect instanceof DsDialect ds && !DsDialect.isJson(ds.contentType(stream))) {
+    if (dialect instanceof DsDialect ds
+        && !DsDialect.isJson(retry.call(retryUnavailable, () -> ds.contentType(stream)))) {
       maxBatchRecords = 1;
     }
     ScheduledExecutorService scheduler =
@@ -210,7 +267,8 @@ public final class PicoClient implements AutoCloseable {
     ExecutorService senders =
         Executors.newCachedThreadPool(
             Thread.ofPlatform().daemon().name("picomq-producer-" + stream + "-", 0).factory());
-    return new BatchingProducer(dialect, stream, options, maxBatchRecords, scheduler, senders);
+    return new BatchingProducer(
+        dialect, stream, options, maxBatchRecords, scheduler, senders, retryListener);
   }
 
   /** A client of the admin listener at {@code adminEndpoint}, with this client's HTTP settings. */
@@ -238,6 +296,8 @@ public final class PicoClient implements AutoCloseable {
     private Boolean http2;
     private Duration requestTimeout;
     private Duration connectTimeout;
+    private Duration retryUnavailable;
+    private RetryListener retryListener;
 
     private Builder() {}
 
@@ -280,6 +340,33 @@ public final class PicoClient implements AutoCloseable {
           Settings.positive(
               Settings.once(this.connectTimeout, connectTimeout, "connectTimeout"),
               "connectTimeout");
+      return this;
+    }
+
+    /**
+     * How long calls that are safe to repeat keep retrying while the server answers {@code 503} or
+     * {@code 507} (default 30 s; {@link Duration#ZERO}: never). See the class comment for which
+     * calls those are; a plain append retries only through {@link AppendOptions#retryUnavailable}.
+     *
+     * <p>The pause before each retry is exponential (100 ms doubling to 5 s, 20% jitter) and never
+     * shorter than the server's {@code Retry-After} (taken as at most 60 s). The {@code
+     * Retry-After} also says when retrying is pointless: when the next pause would end past the
+     * budget, the call throws the {@link ServiceUnavailableException} at once.
+     */
+    public Builder retryUnavailable(Duration maxWait) {
+      this.retryUnavailable =
+          Settings.notNegative(
+              Settings.once(this.retryUnavailable, maxWait, "retryUnavailable"),
+              "retryUnavailable");
+      return this;
+    }
+
+    /**
+     * Told of every retry this client's calls, consumers and producer sessions make (default:
+     * nobody); see {@link RetryListener}.
+     */
+    public Builder retryListener(RetryListener listener) {
+      this.retryListener = Settings.once(this.retryListener, listener, "retryListener");
       return this;
     }
 

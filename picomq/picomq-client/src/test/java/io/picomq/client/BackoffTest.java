@@ -3,6 +3,7 @@ package io.picomq.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -41,5 +42,32 @@ class BackoffTest {
       long delay = backoff.delayNanos(attempt, random);
       assertThat(delay).isBetween((long) (full * 0.8), full);
     }
+  }
+
+  @Test
+  void retryAfterIsAFloorCappedAtAMinute() {
+    Random noJitter =
+        new Random(1) {
+          @Override
+          public double nextDouble() {
+            return 0;
+          }
+        };
+    PicoException plain = new ServerException(500, "internal", "", null, null);
+    assertThat(backoff.pauseNanos(0, noJitter, plain)).isEqualTo(Duration.ofMillis(50).toNanos());
+    assertThat(backoff.pauseNanos(0, noJitter, unavailable(Optional.empty())))
+        .isEqualTo(Duration.ofMillis(50).toNanos());
+    // Longer than the exponential pause: the server's word wins.
+    assertThat(backoff.pauseNanos(0, noJitter, unavailable(Optional.of(Duration.ofSeconds(2)))))
+        .isEqualTo(Duration.ofSeconds(2).toNanos());
+    // Shorter: the exponential pause stays.
+    assertThat(backoff.pauseNanos(10, noJitter, unavailable(Optional.of(Duration.ofSeconds(1)))))
+        .isEqualTo(Duration.ofSeconds(5).toNanos());
+    assertThat(backoff.pauseNanos(0, noJitter, unavailable(Optional.of(Duration.ofDays(1)))))
+        .isEqualTo(Backoff.MAX_RETRY_AFTER.toNanos());
+  }
+
+  private static ServiceUnavailableException unavailable(Optional<Duration> retryAfter) {
+    return new ServiceUnavailableException(503, "unavailable", "", null, null, retryAfter);
   }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -82,5 +84,64 @@ class ErrorAnswersTest {
             "{\"error\":\"bad_request\",\"message\":\"no\",\"extra\":1}");
     assertThat(e.body().path("extra").asInt()).isEqualTo(1);
     assertThat(e.getMessage()).isEqualTo("400 bad_request: no");
+  }
+
+  @Test
+  void unavailableAnswersCarryCodeMessageAndRetryAfter() {
+    assertThat(
+            map(
+                Protocol.PICO,
+                503,
+                Map.of("Retry-After", "5"),
+                "{\"error\":\"storage_unavailable\",\"message\":\"the store is failing\"}"))
+        .isInstanceOfSatisfying(
+            ServiceUnavailableException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(503);
+              assertThat(e.errorCode()).isEqualTo("storage_unavailable");
+              assertThat(e.message()).isEqualTo("the store is failing");
+              assertThat(e.retryAfter()).contains(Duration.ofSeconds(5));
+              assertThat(e.isRetriable()).isTrue();
+              assertThat(e.isStorageFull()).isFalse();
+            });
+    // Durable Streams: its own error form, the same header.
+    assertThat(map(Protocol.DURABLE_STREAMS, 503, Map.of("Retry-After", " 2 "), "busy"))
+        .isInstanceOfSatisfying(
+            ServiceUnavailableException.class,
+            e -> {
+              assertThat(e.errorCode()).isEqualTo("http_503");
+              assertThat(e.message()).isEqualTo("busy");
+              assertThat(e.retryAfter()).contains(Duration.ofSeconds(2));
+            });
+    assertThat(map(Protocol.PICO, 507, Map.of(), "{\"error\":\"storage_full\"}"))
+        .isInstanceOfSatisfying(
+            ServiceUnavailableException.class,
+            e -> {
+              assertThat(e.isStorageFull()).isTrue();
+              assertThat(e.retryAfter()).isEmpty();
+            });
+    assertThat(map(Protocol.PICO, 500, Map.of("Retry-After", "5"), "{\"error\":\"internal\"}"))
+        .isExactlyInstanceOf(ServerException.class);
+  }
+
+  @Test
+  void retryAfterIsSecondsOrAnHttpDate() {
+    Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    assertThat(ErrorAnswers.retryAfter(headers("0"), now)).contains(Duration.ZERO);
+    assertThat(ErrorAnswers.retryAfter(headers("120"), now)).contains(Duration.ofSeconds(120));
+    assertThat(ErrorAnswers.retryAfter(headers("99999999999999999999999"), now))
+        .contains(Duration.ofSeconds(Long.MAX_VALUE));
+    assertThat(ErrorAnswers.retryAfter(headers("Thu, 01 Jan 2026 00:00:30 GMT"), now))
+        .contains(Duration.ofSeconds(30));
+    assertThat(ErrorAnswers.retryAfter(headers("Wed, 31 Dec 2025 23:00:00 GMT"), now))
+        .contains(Duration.ZERO);
+    assertThat(ErrorAnswers.retryAfter(headers("-5"), now)).isEmpty();
+    assertThat(ErrorAnswers.retryAfter(headers("soon"), now)).isEmpty();
+    assertThat(ErrorAnswers.retryAfter(headers(""), now)).isEmpty();
+    assertThat(ErrorAnswers.retryAfter(HttpHeaders.of(Map.of(), (a, b) -> true), now)).isEmpty();
+  }
+
+  private static HttpHeaders headers(String retryAfter) {
+    return HttpHeaders.of(Map.of("Retry-After", List.of(retryAfter)), (a, b) -> true);
   }
 }

@@ -16,15 +16,19 @@ import java.util.function.Function;
 
 /**
  * A minimal HTTP/1.1 server on a real socket for scripted answers: one request per connection
- * ({@code Connection: close}), bodies by {@code Content-Length} only.
+ * ({@code Connection: close}), one connection at a time, bodies by {@code Content-Length} only.
  */
 final class ScriptedHttpServer implements AutoCloseable {
 
   /** A request as received. */
   record Request(String method, String target, Map<String, String> headers, byte[] body) {}
 
-  /** An answer: status, headers, no body. */
-  record Answer(int status, Map<String, String> headers) {}
+  /** An answer: status, headers and a body (sent with its Content-Length). */
+  record Answer(int status, Map<String, String> headers, byte[] body) {
+    Answer(int status, Map<String, String> headers) {
+      this(status, headers, new byte[0]);
+    }
+  }
 
   private final ServerSocket socket;
   private final Thread acceptor;
@@ -69,9 +73,15 @@ final class ScriptedHttpServer implements AutoCloseable {
     answer
         .headers()
         .forEach((name, value) -> out.append(name).append(": ").append(value).append("\r\n"));
-    out.append("Content-Length: 0\r\nConnection: close\r\n\r\n");
+    boolean head = parts[0].equals("HEAD");
+    out.append("Content-Length: ")
+        .append(head ? 0 : answer.body().length)
+        .append("\r\nConnection: close\r\n\r\n");
     OutputStream os = connection.getOutputStream();
     os.write(out.toString().getBytes(StandardCharsets.UTF_8));
+    if (!head) {
+      os.write(answer.body());
+    }
     os.flush();
   }
 

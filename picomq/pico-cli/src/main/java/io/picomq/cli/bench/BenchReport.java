@@ -60,12 +60,15 @@ record BenchReport(
    * @param records every record acknowledged, warm-up included (what the reader should see)
    * @param measuredRecords those due after the warm-up: the throughput and percentiles are theirs
    * @param errors failed appends (or producer records)
+   * @param retries requests the SDK sent again by itself (after a 503 with Retry-After, or a
+   *     producer session's resends); not counted as errors
    * @param ackLatencyMs from the intended send time to the durable acknowledgement
    */
   record Writes(
       long records,
       long measuredRecords,
       long errors,
+      long retries,
       double recordsPerSecond,
       double mbPerSecond,
       LatencySummary ackLatencyMs) {}
@@ -104,11 +107,13 @@ record BenchReport(
     out.append(
         String.format(
             Locale.ROOT,
-            "throughput  %.0f records/s  %.2f MB/s  (%d records acknowledged, %d errors)%n",
+            "throughput  %.0f records/s  %.2f MB/s  (%d records acknowledged, %d errors, %d"
+                + " retries)%n",
             writes.recordsPerSecond(),
             writes.mbPerSecond(),
             writes.records(),
-            writes.errors()));
+            writes.errors(),
+            writes.retries()));
     out.append(latencyLine("ack", writes.ackLatencyMs()));
     if (reads != null) {
       out.append(latencyLine("e2e", reads.endToEndLatencyMs()));

@@ -277,6 +277,7 @@ final class BenchRun {
             measurements.acked(),
             measured,
             measurements.failed(),
+            target.retries(),
             perSecond,
             megabytes,
             measurements.ackTotal());

@@ -27,6 +27,14 @@ interface BenchTarget extends AutoCloseable {
   /** A reader of {@code stream} from its first record, following new appends as they land. */
   Tail tail(String stream);
 
+  /**
+   * How many times the target has retried a request by itself so far (after a {@code 503} with
+   * {@code Retry-After}, or a producer session's resends); thread-safe.
+   */
+  default long retries() {
+    return 0;
+  }
+
   /** Deletes the stream. */
   void delete(String stream);
 

@@ -1,5 +1,6 @@
 package io.picomq.cli.bench;
 
+import io.picomq.client.AppendOptions;
 import io.picomq.client.Consumer;
 import io.picomq.client.ConsumerOptions;
 import io.picomq.client.CreateOptions;
@@ -15,15 +16,24 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * {@link BenchTarget} over the {@code picomq-client} SDK: one {@link PicoClient} per connection
  * (each has its own connection pool; HTTP/2 multiplexes every request of one client over one
  * connection), readers on long-polling consumers, producer mode on {@link ProducerSession}s.
+ *
+ * <p>A server that answers {@code 503} is waited for as the SDK does (never sooner than its {@code
+ * Retry-After}): producer sessions and reads always, plain appends for up to {@link #APPEND_RETRY}.
+ * Each retry is counted for the report.
  */
 final class SdkTarget implements BenchTarget {
   private final List<PicoClient> clients;
   private final PicoClient readerClient;
+  private final LongAdder retries = new LongAdder();
+
+  /** How long a plain append keeps resending while the server answers 503. */
+  static final Duration APPEND_RETRY = Duration.ofSeconds(30);
 
   /**
    * @param connections how many client instances to spread the writers over
@@ -31,19 +41,26 @@ final class SdkTarget implements BenchTarget {
   SdkTarget(URI endpoint, Protocol protocol, boolean http2, int connections) {
     List<PicoClient> made = new ArrayList<>();
     for (int i = 0; i < connections; i++) {
-      made.add(client(endpoint, protocol, http2));
+      made.add(client(endpoint, protocol, http2, retries));
     }
     this.clients = List.copyOf(made);
-    this.readerClient = client(endpoint, protocol, http2);
+    this.readerClient = client(endpoint, protocol, http2, retries);
   }
 
-  private static PicoClient client(URI endpoint, Protocol protocol, boolean http2) {
+  private static PicoClient client(
+      URI endpoint, Protocol protocol, boolean http2, LongAdder retries) {
     return PicoClient.builder()
         .endpoint(endpoint)
         .protocol(protocol)
         .http2(http2)
         .requestTimeout(Duration.ofSeconds(60))
+        .retryListener((failure, pause) -> retries.increment())
         .build();
+  }
+
+  @Override
+  public long retries() {
+    return retries.sum();
   }
 
   @Override
@@ -57,7 +74,11 @@ final class SdkTarget implements BenchTarget {
     for (byte[] body : bodies) {
       records.add(Record.of(body));
     }
-    clients.get(connection).append(stream, records);
+    // A resend after a 503 from an append that still completed would write it twice; the readers
+    // would then receive more records than were acknowledged, and the report says so.
+    clients
+        .get(connection)
+        .append(stream, records, AppendOptions.defaults().retryUnavailable(APPEND_RETRY));
   }
 
   @Override

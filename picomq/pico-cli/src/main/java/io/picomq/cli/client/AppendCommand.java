@@ -1,16 +1,21 @@
 package io.picomq.cli.client;
 
+import io.picomq.cli.ExitCode;
+import io.picomq.cli.Failure;
+import io.picomq.cli.Failures;
 import io.picomq.client.AppendOptions;
 import io.picomq.client.AppendResult;
 import io.picomq.client.PicoClient;
 import io.picomq.client.ProducerId;
 import io.picomq.client.Protocol;
 import io.picomq.client.Record;
+import io.picomq.client.ServiceUnavailableException;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +34,12 @@ import picocli.CommandLine.Option;
     description = {
       "Each line of standard input is a record (without its newline), sent --batch",
       "records per request; --whole sends all of it as one record. Under --protocol ds",
-      "a stream that is not JSON keeps the newlines: its bytes are the input."
+      "a stream that is not JSON keeps the newlines: its bytes are the input.",
+      "",
+      "A server that answers 503 (unavailable) fails the command with exit code 4,",
+      "unless --retry resends the request. A plain append that timed out in the server",
+      "may still complete, so its resend can write the records twice; with",
+      "--producer-id the server recognises a resend, and retrying is on by default."
     })
 public final class AppendCommand extends StreamCommand {
   /** A batch is sent early once its bodies reach this size, well under the server's body cap. */
@@ -70,11 +80,22 @@ public final class AppendCommand extends StreamCommand {
               + " ${DEFAULT-VALUE}).")
   long producerSeq;
 
+  @Option(
+      names = "--retry",
+      arity = "0..1",
+      fallbackValue = "30s",
+      paramLabel = "DURATION",
+      description =
+          "Resend a request answered 503 (server unavailable) for up to DURATION (default 30s"
+              + " when given without one), waiting at least the server's Retry-After.")
+  String retry;
+
   // Counters of this run, reported at the end; one thread.
   private long records;
   private long requests;
   private long duplicates;
   private long nextSeq = -1;
+  private Optional<Duration> retryBudget = Optional.empty();
 
   @Override
   int runOnStream(PicoClient client) {
@@ -84,6 +105,8 @@ public final class AppendCommand extends StreamCommand {
     if (producerId == null && (producerEpoch != 0 || producerSeq != 0)) {
       throw new IllegalArgumentException("--producer-epoch and --producer-seq need --producer-id");
     }
+    retryBudget =
+        retry == null ? Optional.empty() : Optional.of(TimeArguments.duration("--retry", retry));
     InputStream stdin = new FileInputStream(FileDescriptor.in);
     if (whole) {
       send(client, List.of(Record.of(readAll(stdin))), close);
@@ -131,13 +154,45 @@ public final class AppendCommand extends StreamCommand {
     if (producerId != null) {
       options = options.producer(ProducerId.of(producerId), producerEpoch, producerSeq + requests);
     }
-    AppendResult result = client.append(stream(), batchRecords, options);
+    if (retryBudget.isPresent()) {
+      options = options.retryUnavailable(retryBudget.get());
+    }
+    AppendResult result;
+    try {
+      result = client.append(stream(), batchRecords, options);
+    } catch (ServiceUnavailableException e) {
+      throw new Failure(ExitCode.UNAVAILABLE, unavailable(e, batchRecords.size()));
+    }
     requests++;
     records += batchRecords.size();
     if (result.duplicate()) {
       duplicates++;
     }
     nextSeq = result.nextSeq();
+  }
+
+  /** The server's word, what was appended before, and what to do about the failed request. */
+  private String unavailable(ServiceUnavailableException e, int failedRecords) {
+    StringBuilder message = new StringBuilder(Failures.unavailable(e));
+    if (records > 0) {
+      message.append(
+          String.format(
+              Locale.ROOT,
+              "; %d record%s appended before it (next seq %d)",
+              records,
+              records == 1 ? "" : "s",
+              nextSeq));
+    }
+    message.append(
+        String.format(
+            Locale.ROOT,
+            "; the request of %d record%s was not acknowledged",
+            failedRecords,
+            failedRecords == 1 ? "" : "s"));
+    if (retryBudget.isEmpty() && producerId == null) {
+      message.append(" (--retry resends it)");
+    }
+    return message.toString();
   }
 
   private void report() {

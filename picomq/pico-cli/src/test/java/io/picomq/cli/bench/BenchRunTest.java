@@ -186,6 +186,19 @@ class BenchRunTest {
     assertThat(target.deleted()).hasSize(2);
   }
 
+  @Test
+  void retriesAreCountedInTheReportButAreNoProblem() throws Exception {
+    MemoryTarget target = new MemoryTarget(false, n -> {});
+    target.retried(3);
+    BenchReport report = run(config(1, 1, 1, 0, false, false), target);
+
+    assertThat(report.writes().retries()).isEqualTo(3);
+    assertThat(report.problems()).isEmpty();
+    assertThat(report.text()).contains("0 errors, 3 retries");
+    assertThat(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(report))
+        .contains("\"retries\":3");
+  }
+
   private static void ordered(LatencySummary latency) {
     assertThat(latency.count()).isPositive();
     assertThat(latency.p50()).isLessThanOrEqualTo(latency.p90());

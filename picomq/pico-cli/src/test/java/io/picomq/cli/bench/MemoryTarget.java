@@ -26,6 +26,8 @@ final class MemoryTarget implements BenchTarget {
   private final boolean chunked;
   private final IntConsumer beforeAppend;
   private int appends;
+  private final java.util.concurrent.atomic.AtomicLong retries =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /**
    * @param beforeAppend called with the append's number before it lands (to inject stalls)
@@ -37,6 +39,16 @@ final class MemoryTarget implements BenchTarget {
 
   MemoryTarget() {
     this(false, n -> {});
+  }
+
+  /** Counts {@code count} retries, as if the SDK had resent that many requests. */
+  void retried(long count) {
+    retries.addAndGet(count);
+  }
+
+  @Override
+  public long retries() {
+    return retries.get();
   }
 
   @Override

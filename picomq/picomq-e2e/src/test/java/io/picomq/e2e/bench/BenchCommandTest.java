@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.picomq.e2e.FaultProxy;
 import io.picomq.e2e.ServerProcess;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,6 +53,30 @@ class BenchCommandTest {
         ServerProcess.startWith(dir.resolve("server"), List.of("--protocol", "ds"), List.of())) {
       Run run = bench(server.endpoint(), "--protocol", "ds", "--records-per-append", "3");
       coherent(run, "ds");
+    }
+  }
+
+  /**
+   * Every 10th append is refused with 503 by a proxy in front of the server: the run waits its
+   * Retry-After, resends, counts the retries and reports no error.
+   */
+  @Test
+  void refusedAppendsAreRetriedAndCounted() throws Exception {
+    AtomicInteger posts = new AtomicInteger();
+    try (ServerProcess server = ServerProcess.start(dir.resolve("server"));
+        FaultProxy proxy =
+            new FaultProxy(
+                server.endpoint(),
+                request ->
+                    request.method().equals("POST") && posts.getAndIncrement() % 10 == 9
+                        ? FaultProxy.Fault.REFUSE
+                        : FaultProxy.Fault.PASS,
+                "0")) {
+      Run run = bench(proxy.endpoint(), "--protocol", "pico");
+      JsonNode report = coherent(run, "pico");
+      assertThat(proxy.faults()).isPositive();
+      assertThat(report.path("writes").path("retries").asLong())
+          .isGreaterThanOrEqualTo(proxy.faults());
     }
   }
 
