@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * itself is killed and restarted, every acknowledged record is readable where it was acknowledged,
  * and each producer's records are there once each, in order.
  *
- * <p>The reader's choices are seeded: {@code -Dpicomq.faults.seed=N} repeats them.
+ * <p>The reader's choice of records is seeded ({@code -Dpicomq.faults.seed=N} repeats it; thread
+ * timing still varies from run to run).
  */
 class ObjectStorePausedTest {
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
