@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
@@ -30,15 +31,21 @@ public final class ServerProcess implements AutoCloseable {
 
   private final Path dataDir;
   private final List<String> extraArgs;
+  private final Map<String, String> environment;
   private final OptionalInt descriptorLimit;
   private final ConcurrentLinkedQueue<String> output = new ConcurrentLinkedQueue<>();
   private Process process;
   private URI endpoint;
   private Optional<URI> adminEndpoint = Optional.empty();
 
-  private ServerProcess(Path dataDir, List<String> extraArgs, OptionalInt descriptorLimit) {
+  private ServerProcess(
+      Path dataDir,
+      List<String> extraArgs,
+      Map<String, String> environment,
+      OptionalInt descriptorLimit) {
     this.dataDir = dataDir;
     this.extraArgs = List.copyOf(extraArgs);
+    this.environment = Map.copyOf(environment);
     this.descriptorLimit = descriptorLimit;
   }
 
@@ -55,10 +62,23 @@ public final class ServerProcess implements AutoCloseable {
   /** Starts a server with {@code globalArgs} before {@code serve} and {@code serveArgs} after. */
   public static ServerProcess startWith(
       Path dataDir, List<String> globalArgs, List<String> serveArgs) {
+    return startWith(dataDir, Map.of(), globalArgs, serveArgs);
+  }
+
+  /**
+   * Starts a server as {@link #startWith(Path, List, List)} does, with {@code environment} added to
+   * its environment (e.g. the {@code AWS_*} credentials of an S3 server), here and at every {@link
+   * #restart}.
+   */
+  public static ServerProcess startWith(
+      Path dataDir,
+      Map<String, String> environment,
+      List<String> globalArgs,
+      List<String> serveArgs) {
     List<String> args = new ArrayList<>(globalArgs);
     args.add("serve");
     args.addAll(serveArgs);
-    ServerProcess server = new ServerProcess(dataDir, args, OptionalInt.empty());
+    ServerProcess server = new ServerProcess(dataDir, args, environment, OptionalInt.empty());
     server.launch("127.0.0.1:0", "127.0.0.1:0");
     return server;
   }
@@ -71,7 +91,7 @@ public final class ServerProcess implements AutoCloseable {
       Path dataDir, int limit, String... serveArgs) {
     List<String> args = new ArrayList<>(List.of("serve"));
     args.addAll(List.of(serveArgs));
-    ServerProcess server = new ServerProcess(dataDir, args, OptionalInt.of(limit));
+    ServerProcess server = new ServerProcess(dataDir, args, Map.of(), OptionalInt.of(limit));
     server.launch("127.0.0.1:0", "127.0.0.1:0");
     return server;
   }
@@ -119,6 +139,7 @@ public final class ServerProcess implements AutoCloseable {
     try {
       Files.createDirectories(dataDir);
       ProcessBuilder builder = launcher(args);
+      builder.environment().putAll(environment);
       if (descriptorLimit.isPresent()) {
         List<String> limited =
             new ArrayList<>(
