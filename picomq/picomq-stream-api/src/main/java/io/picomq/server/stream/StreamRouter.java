@@ -1,4 +1,4 @@
-package io.picomq.server.routing;
+package io.picomq.server.stream;
 
 /**
  * Decides where a request for a stream is served; both frontends call it before dispatching a

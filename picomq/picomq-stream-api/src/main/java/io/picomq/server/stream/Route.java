@@ -1,4 +1,4 @@
-package io.picomq.server.routing;
+package io.picomq.server.stream;
 
 /** Where a request for a stream is served. */
 public sealed interface Route {
