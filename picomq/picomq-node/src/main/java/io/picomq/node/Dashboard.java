@@ -1,4 +1,4 @@
-package io.picomq.cli.node;
+package io.picomq.node;
 
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -15,7 +15,7 @@ import java.util.Map;
  * API from the browser. The node renders nothing itself, so the page cannot drift from the API.
  */
 final class Dashboard {
-  private static final String ROOT = "/io/picomq/cli/node/dashboard/";
+  private static final String ROOT = "/io/picomq/node/dashboard/";
 
   /** Request path to (resource file, content type). */
   private static final Map<String, String[]> FILES =

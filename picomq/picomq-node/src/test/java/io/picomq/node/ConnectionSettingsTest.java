@@ -1,4 +1,4 @@
-package io.picomq.cli.node;
+package io.picomq.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

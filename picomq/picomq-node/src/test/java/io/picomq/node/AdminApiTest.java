@@ -1,11 +1,10 @@
-package io.picomq.cli.node;
+package io.picomq.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.picomq.frontend.Protocol;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
-import io.picomq.server.service.EngineStreamService;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,8 +13,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,36 +36,23 @@ class AdminApiTest {
   private String admin;
 
   static NodeConfig config(Path dir, long epoch, Protocol protocol) {
-    return new NodeConfig(
-        1,
-        epoch,
-        "picomq",
-        1,
-        "127.0.0.1:0",
-        Optional.of("127.0.0.1:0"),
-        Optional.empty(),
-        128,
-        Duration.ofSeconds(1),
-        "sqlite:" + dir.resolve("meta.db"),
-        "0@file://" + dir.resolve("objects"),
-        Optional.empty(),
-        true,
-        protocol,
-        Duration.ofSeconds(2),
-        Duration.ofSeconds(5),
-        65536,
-        OptionalLong.empty(),
-        OptionalLong.empty(),
-        OptionalLong.empty(),
-        OptionalLong.empty(),
-        EngineStreamService.DEFAULT_REQUEST_TIMEOUT,
-        ConnectionSettings.DEFAULT);
+    return NodeConfig.builder()
+        .nodeEpoch(epoch)
+        .listen("127.0.0.1:0")
+        .adminListen("127.0.0.1:0")
+        .backlog(128)
+        .shutdownDrain(Duration.ofSeconds(1))
+        .metaUrl("sqlite:" + dir.resolve("meta.db"))
+        .storage("0@file://" + dir.resolve("objects"))
+        .protocol(protocol)
+        .longPollTimeout(Duration.ofSeconds(2))
+        .sseMaxDuration(Duration.ofSeconds(5))
+        .build();
   }
 
   @BeforeEach
   void start() throws Exception {
-    node = new Node(config(dir, 1, Protocol.PICO), Clock.systemUTC());
-    node.start();
+    node = Node.start(config(dir, 1, Protocol.PICO), Clock.systemUTC());
     base = "http://127.0.0.1:" + node.address().getPort();
     admin = "http://127.0.0.1:" + node.adminAddress().orElseThrow().getPort();
   }

@@ -1,4 +1,4 @@
-package io.picomq.cli.node;
+package io.picomq.node;
 
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -24,6 +24,7 @@ import io.picomq.server.stream.StreamRouter;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,15 +34,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running PicoMQ node.
+ * A running PicoMQ node: the library behind {@code pico serve}, and what anything else that hosts a
+ * node embeds.
+ *
+ * <pre>{@code
+ * NodeConfig config =
+ *     NodeConfig.builder()
+ *         .nodeEpoch(clock.millis())
+ *         .metaUrl("sqlite:/var/lib/picomq/meta.db")
+ *         .storage("-2@file:///var/lib/picomq/objects")
+ *         .listen("127.0.0.1:0")
+ *         .build();
+ * try (Node node = Node.start(config)) {
+ *   URI base = URI.create("http://127.0.0.1:" + node.address().getPort());
+ *   ...
+ * }
+ * }</pre>
  *
  * <p>Start order: metadata plane (catch up, register this process), engine (recover the WAL of
  * earlier processes), stream service, protocol listener, admin listener; only then is it ready.
  * Stop order is the reverse: fail readiness, drain and close the listeners, flush and stop the
  * engine (which closes its streams in the metadata plane), stop maintenance, leave the plane.
  *
- * <p>Threading: {@link #start} and {@link #stop} block and are called by one thread; {@link
- * #ready()} may be read by any.
+ * <p>Threading: {@link #start} and {@link #stop} block and are called by one thread; the accessors
+ * and {@link #ready()} may be read by any.
  */
 public final class Node implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Node.class);
@@ -61,6 +77,10 @@ public final class Node implements AutoCloseable {
   private volatile boolean ready;
   private volatile boolean stopping;
 
+  // Set once by start(), before ready; they stay valid after stop for a caller's messages.
+  private volatile InetSocketAddress address;
+  private volatile Optional<InetSocketAddress> adminAddress = Optional.empty();
+
   // Written by start() and stop() only (one thread).
   private MetadataPlane plane;
   private StreamEngine engine;
@@ -70,13 +90,28 @@ public final class Node implements AutoCloseable {
   private AdminListener admin;
   private Thread expiry;
 
-  public Node(NodeConfig config, Clock clock) {
-    this.config = config;
-    this.clock = clock;
+  private Node(NodeConfig config, Clock clock) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  /** Starts every part in order; on failure stops what started and rethrows. */
-  public void start() throws Exception {
+  /** Starts a node on the system clock; see {@link #start(NodeConfig, Clock)}. */
+  public static Node start(NodeConfig config) throws Exception {
+    return start(config, Clock.systemUTC());
+  }
+
+  /**
+   * Starts a node: every part in order, and returns once it serves and is ready (unless its storage
+   * or metadata database already fails: {@link #notReadyBecause}). On failure it stops what started
+   * and rethrows; the caller owns the returned node and closes it.
+   */
+  public static Node start(NodeConfig config, Clock clock) throws Exception {
+    Node node = new Node(config, clock);
+    node.startOnce();
+    return node;
+  }
+
+  private void startOnce() throws Exception {
     lifecycle.lock();
     try {
       startParts();
@@ -166,6 +201,8 @@ public final class Node implements AutoCloseable {
               adminAt.host(), adminAt.port(), this, config.connections().adminLimits());
       ConnectionMeters.bind(metrics, "admin", admin.connections());
     }
+    address = frontend.address();
+    adminAddress = Optional.ofNullable(admin).map(AdminListener::address);
     ready = true;
     LOG.info(
         "node {} epoch {} serving {} on {}{}; metadata {}; storage {}",
@@ -264,12 +301,14 @@ public final class Node implements AutoCloseable {
     return Optional.empty();
   }
 
+  /** Where the protocol listener listens (with the bound port when {@code listen} asked for 0). */
   public InetSocketAddress address() {
-    return frontend.address();
+    return address;
   }
 
+  /** Where the admin listener listens; empty when the node runs none. */
   public Optional<InetSocketAddress> adminAddress() {
-    return Optional.ofNullable(admin).map(AdminListener::address);
+    return adminAddress;
   }
 
   public NodeConfig config() {
@@ -281,7 +320,12 @@ public final class Node implements AutoCloseable {
     return metrics;
   }
 
-  public MetadataPlane plane() {
+  /** The metadata database in words, passwords left out (for a start-up line). */
+  public String metadataDescription() {
+    return plane.description();
+  }
+
+  MetadataPlane plane() {
     return plane;
   }
 

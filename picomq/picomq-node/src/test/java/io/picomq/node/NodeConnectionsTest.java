@@ -1,4 +1,4 @@
-package io.picomq.cli.node;
+package io.picomq.node;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -48,10 +48,12 @@ class NodeConnectionsTest {
 
   private void start(ConnectionSettings connections) throws Exception {
     node =
-        new Node(
-            AdminApiTest.config(dir, 1, Protocol.PICO).withConnections(connections),
+        Node.start(
+            AdminApiTest.config(dir, 1, Protocol.PICO)
+                .newBuilder()
+                .connections(connections)
+                .build(),
             Clock.systemUTC());
-    node.start();
   }
 
   @AfterEach

@@ -1,4 +1,4 @@
-package io.picomq.cli.node;
+package io.picomq.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -38,8 +38,7 @@ class DashboardTest {
   @Test
   void showsTheNodeItsReadinessNodesAndPendingTransfers() throws Exception {
     requireBrowser();
-    Node node = new Node(AdminApiTest.config(dir, 1, Protocol.PICO), Clock.systemUTC());
-    node.start();
+    Node node = Node.start(AdminApiTest.config(dir, 1, Protocol.PICO), Clock.systemUTC());
     try {
       String base = "http://127.0.0.1:" + node.address().getPort();
       String admin = "http://127.0.0.1:" + node.adminAddress().orElseThrow().getPort();

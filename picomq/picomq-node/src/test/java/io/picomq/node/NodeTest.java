@@ -1,9 +1,8 @@
-package io.picomq.cli.node;
+package io.picomq.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.picomq.frontend.Protocol;
-import io.picomq.server.service.EngineStreamService;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,8 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,36 +23,12 @@ class NodeTest {
   }
 
   private NodeConfig config(long epoch, Protocol protocol) {
-    return new NodeConfig(
-        1,
-        epoch,
-        "picomq",
-        1,
-        "127.0.0.1:0",
-        Optional.of("127.0.0.1:0"),
-        Optional.empty(),
-        128,
-        Duration.ofSeconds(1),
-        "sqlite:" + dir.resolve("meta.db"),
-        "0@file://" + dir.resolve("objects"),
-        Optional.empty(),
-        true,
-        protocol,
-        Duration.ofSeconds(2),
-        Duration.ofSeconds(5),
-        65536,
-        OptionalLong.empty(),
-        OptionalLong.empty(),
-        OptionalLong.empty(),
-        OptionalLong.empty(),
-        EngineStreamService.DEFAULT_REQUEST_TIMEOUT,
-        ConnectionSettings.DEFAULT);
+    return AdminApiTest.config(dir, epoch, protocol);
   }
 
   @Test
   void servesStreamsAndReportsReadinessThenRestartsWithItsData() throws Exception {
-    Node node = new Node(config(1), Clock.systemUTC());
-    node.start();
+    Node node = Node.start(config(1), Clock.systemUTC());
     String base = "http://127.0.0.1:" + node.address().getPort();
     String admin = "http://127.0.0.1:" + node.adminAddress().orElseThrow().getPort();
     try {
@@ -83,8 +56,7 @@ class NodeTest {
     }
     assertThat(node.ready()).isFalse();
 
-    Node again = new Node(config(2), Clock.systemUTC());
-    again.start();
+    Node again = Node.start(config(2), Clock.systemUTC());
     try {
       String url = "http://127.0.0.1:" + again.address().getPort() + "/e2e/s?seq=0";
       assertThat(send("GET", url, null).body()).contains("hello");
@@ -95,8 +67,7 @@ class NodeTest {
 
   @Test
   void durableStreamsLongPollWakesOnAnAppend() throws Exception {
-    Node node = new Node(config(1, Protocol.DS), Clock.systemUTC());
-    node.start();
+    Node node = Node.start(config(1, Protocol.DS), Clock.systemUTC());
     String stream = "http://127.0.0.1:" + node.address().getPort() + "/v1/stream/ds/live";
     try {
       assertThat(send("PUT", stream, "").statusCode()).isEqualTo(201);

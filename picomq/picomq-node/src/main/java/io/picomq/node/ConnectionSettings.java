@@ -1,4 +1,4 @@
-package io.picomq.cli.node;
+package io.picomq.node;
 
 import io.picomq.frontend.http.ConnectionLimits;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.picomq.cli.node;
+package io.picomq.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -73,8 +73,7 @@ class UnusableStreamTest {
   }
 
   private Node start(long epoch) throws Exception {
-    Node started = new Node(AdminApiTest.config(dir, epoch, Protocol.PICO), Clock.systemUTC());
-    started.start();
+    Node started = Node.start(AdminApiTest.config(dir, epoch, Protocol.PICO), Clock.systemUTC());
     return started;
   }
 

@@ -1,11 +1,10 @@
-package io.picomq.cli.node;
+package io.picomq.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.picomq.frontend.Protocol;
-import io.picomq.server.service.EngineStreamService;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -13,8 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
@@ -118,9 +115,8 @@ class HostileInputTest {
       node.stop(Duration.ZERO);
     }
     epoch++;
-    node = new Node(config(protocol), Clock.systemUTC());
     try {
-      node.start();
+      node = Node.start(config(protocol), Clock.systemUTC());
     } catch (Exception e) {
       throw new AssertionError("the node of epoch " + epoch + " did not start on its data", e);
     }
@@ -136,30 +132,17 @@ class HostileInputTest {
   }
 
   private NodeConfig config(Protocol protocol) {
-    return new NodeConfig(
-        1,
-        epoch,
-        "picomq",
-        1,
-        "127.0.0.1:0",
-        Optional.of("127.0.0.1:0"),
-        Optional.empty(),
-        128,
-        Duration.ZERO,
-        "sqlite:" + dir.resolve("meta.db"),
-        "0@file://" + dir.resolve("objects"),
-        Optional.empty(),
-        true,
-        protocol,
+    return NodeConfig.builder()
+        .nodeEpoch(epoch)
+        .listen("127.0.0.1:0")
+        .adminListen("127.0.0.1:0")
+        .backlog(128)
+        .metaUrl("sqlite:" + dir.resolve("meta.db"))
+        .storage("0@file://" + dir.resolve("objects"))
+        .protocol(protocol)
         // Short live reads: a drawn live=long-poll or live=sse costs this much.
-        Duration.ofMillis(100),
-        Duration.ofMillis(200),
-        65536,
-        OptionalLong.empty(),
-        OptionalLong.empty(),
-        OptionalLong.empty(),
-        OptionalLong.empty(),
-        EngineStreamService.DEFAULT_REQUEST_TIMEOUT,
-        ConnectionSettings.DEFAULT);
+        .longPollTimeout(Duration.ofMillis(100))
+        .sseMaxDuration(Duration.ofMillis(200))
+        .build();
   }
 }

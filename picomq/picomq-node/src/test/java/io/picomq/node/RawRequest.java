@@ -1,4 +1,4 @@
-package io.picomq.cli.node;
+package io.picomq.node;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
