@@ -6,7 +6,7 @@
 # (apt-get install -y chromium), Node.js and npm; the first run installs playwright-core.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-harness="$root/picomq/pico-cli/src/test/dashboard"
+harness="$root/picomq/picomq-node/src/test/dashboard"
 out="$(realpath -m "${1:-dashboard.png}")"
 url="${2:-}"
 command -v npm >/dev/null || { echo "dashboard-screenshot.sh needs Node.js and npm." >&2; exit 1; }

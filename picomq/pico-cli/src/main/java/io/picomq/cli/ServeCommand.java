@@ -1,17 +1,15 @@
 package io.picomq.cli;
 
-import io.picomq.cli.node.ConnectionSettings;
-import io.picomq.cli.node.Node;
-import io.picomq.cli.node.NodeConfig;
 import io.picomq.frontend.Protocol;
+import io.picomq.node.ConnectionSettings;
+import io.picomq.node.Node;
+import io.picomq.node.NodeConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -207,8 +205,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       config = config();
       prepareDataDirs(config);
-      node = new Node(config, Clock.systemUTC());
-      node.start();
+      node = Node.start(config);
     } catch (Exception e) {
       // Bad flags, a database in use, an unreachable bucket: say why in one line.
       System.err.println("pico: cannot start: " + e.getMessage());
@@ -220,7 +217,7 @@ final class ServeCommand implements Callable<Integer> {
         config.protocol().name().toLowerCase(Locale.ROOT),
         hostPort(node.address()),
         node.adminAddress().map(a -> ", admin on http://" + hostPort(a)).orElse(""),
-        node.plane().description(),
+        node.metadataDescription(),
         config.storage());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -240,30 +237,48 @@ final class ServeCommand implements Callable<Integer> {
     if (!routing.equals("redirect") && !routing.equals("local")) {
       throw new IllegalArgumentException("--routing is redirect or local, not " + routing);
     }
-    return new NodeConfig(
-        nodeId,
-        nodeEpoch != null ? nodeEpoch : Clock.systemUTC().millis(),
-        clusterId,
-        slots,
-        listen,
-        noAdmin ? Optional.empty() : Optional.of(adminListen),
-        Optional.ofNullable(httpAddress),
-        backlog,
-        Duration.ofSeconds(shutdownDrainSec),
-        metaUrl,
-        storage,
-        Optional.ofNullable(wal),
-        routing.equals("redirect"),
-        Protocol.parse(pico.protocol),
-        Duration.ofSeconds(longPollTimeoutSec),
-        Duration.ofSeconds(sseMaxDurationSec),
-        Math.toIntExact(Sizes.parse("--max-chunk-size", maxChunkSize)),
-        optionalSize("--wal-cache-size", walCacheSize),
-        optionalSize("--block-cache-size", blockCacheSize),
-        optionalSize("--wal-upload-threshold", walUploadThreshold),
-        walUploadIntervalMs == null ? OptionalLong.empty() : OptionalLong.of(walUploadIntervalMs),
-        Duration.ofSeconds(requestTimeoutSec),
-        connections());
+    NodeConfig.Builder config =
+        NodeConfig.builder()
+            .nodeId(nodeId)
+            .nodeEpoch(nodeEpoch != null ? nodeEpoch : Clock.systemUTC().millis())
+            .clusterId(clusterId)
+            .slots(slots)
+            .listen(listen)
+            .backlog(backlog)
+            .shutdownDrain(Duration.ofSeconds(shutdownDrainSec))
+            .metaUrl(metaUrl)
+            .storage(storage)
+            .redirect(routing.equals("redirect"))
+            .protocol(Protocol.parse(pico.protocol))
+            .longPollTimeout(Duration.ofSeconds(longPollTimeoutSec))
+            .sseMaxDuration(Duration.ofSeconds(sseMaxDurationSec))
+            .maxChunkBytes(Math.toIntExact(Sizes.parse("--max-chunk-size", maxChunkSize)))
+            .requestTimeout(Duration.ofSeconds(requestTimeoutSec))
+            .connections(connections());
+    if (noAdmin) {
+      config.noAdminListener();
+    } else {
+      config.adminListen(adminListen);
+    }
+    if (httpAddress != null) {
+      config.httpAddress(httpAddress);
+    }
+    if (wal != null) {
+      config.wal(wal);
+    }
+    if (walCacheSize != null) {
+      config.walCacheSizeBytes(Sizes.parse("--wal-cache-size", walCacheSize));
+    }
+    if (blockCacheSize != null) {
+      config.blockCacheSizeBytes(Sizes.parse("--block-cache-size", blockCacheSize));
+    }
+    if (walUploadThreshold != null) {
+      config.walUploadThresholdBytes(Sizes.parse("--wal-upload-threshold", walUploadThreshold));
+    }
+    if (walUploadIntervalMs != null) {
+      config.walUploadIntervalMillis(walUploadIntervalMs);
+    }
+    return config.build();
   }
 
   private ConnectionSettings connections() {
@@ -283,10 +298,6 @@ final class ServeCommand implements Callable<Integer> {
         Duration.ofSeconds(idleTimeoutSec),
         max,
         adminMaxConnections);
-  }
-
-  private static OptionalLong optionalSize(String flag, String value) {
-    return value == null ? OptionalLong.empty() : OptionalLong.of(Sizes.parse(flag, value));
   }
 
   /** SQLite and file:// want their directories to exist; create them on a first run. */

@@ -3,9 +3,9 @@ package io.picomq.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.picomq.cli.node.ConnectionSettings;
-import io.picomq.cli.node.NodeConfig;
 import io.picomq.frontend.Protocol;
+import io.picomq.node.ConnectionSettings;
+import io.picomq.node.NodeConfig;
 import java.time.Duration;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,7 @@ import io.picomq.frontend.http.RequestHandler;
 import io.picomq.frontend.http.RequestObserver;
 import io.picomq.frontend.http.RoutingHandler;
 import io.picomq.frontend.pico.PicoHandler;
-import io.picomq.server.routing.StreamRouter;
+import io.picomq.server.stream.StreamRouter;
 import io.picomq.server.stream.StreamService;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;

@@ -1,11 +1,15 @@
 package io.picomq.frontend.ds;
 
+import io.picomq.server.stream.NewRecord;
 import io.picomq.server.stream.StreamRecord;
 import io.picomq.server.stream.StreamService;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
 
-/** How records become a response body, by the stream's content type. */
+/**
+ * How records become a response body, and a request body becomes records, by the stream's content
+ * type.
+ */
 enum Body {
   /** {@code application/json}: a JSON array of messages. */
   JSON,
@@ -24,6 +28,22 @@ enum Body {
   static boolean sseAsText(String contentType) {
     String type = StreamService.mediaType(contentType);
     return type.startsWith("text/") || type.equals("application/json");
+  }
+
+  /**
+   * The records a request body holds in a stream of this content type: a JSON stream's body is one
+   * message or an array of them (an empty array only when {@code create}), any other body is one
+   * record; an empty body is none.
+   */
+  static List<NewRecord> records(byte[] body, String contentType, boolean create)
+      throws InvalidJson {
+    if (body.length == 0) {
+      return List.of();
+    }
+    if (isJson(contentType)) {
+      return JsonMessages.split(body, create).stream().map(NewRecord::of).toList();
+    }
+    return List.of(NewRecord.of(body));
   }
 
   byte[] render(List<StreamRecord> records) {

@@ -1,7 +1,5 @@
 package io.picomq.frontend.ds;
 
-import static io.netty.handler.codec.http.HttpResponseStatus.BAD_REQUEST;
-import static io.netty.handler.codec.http.HttpResponseStatus.GONE;
 import static io.netty.handler.codec.http.HttpResponseStatus.NOT_MODIFIED;
 import static io.netty.handler.codec.http.HttpResponseStatus.NO_CONTENT;
 import static io.netty.handler.codec.http.HttpResponseStatus.OK;
@@ -20,11 +18,13 @@ import io.picomq.server.stream.ReadRequest;
 import io.picomq.server.stream.StreamInfo;
 import io.picomq.server.stream.StreamService;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
- * GET: catch-up reads, long-polls and (through {@link SseSession}) SSE.
+ * {@code GET /v1/stream/{name}?offset=&live=&cursor=}: catch-up reads, long-polls and (through
+ * {@link SseSession}) SSE. A read starts at an opaque offset ({@code -1}: the first retained
+ * record; {@code now}: the tail); a long-poll at the tail waits up to the long-poll timeout and
+ * answers 204 when nothing came.
  *
  * <p>A long-poll that must wait holds no thread ({@link TailWait}).
  */
@@ -47,40 +47,30 @@ final class Reads {
     this.tailWait = new TailWait(service, continuations);
   }
 
-  void read(Exchange exchange, String name) {
+  void read(Exchange exchange, String name) throws BadRequest {
     List<String> offsets = exchange.query().get("offset");
     OffsetToken token = new OffsetToken.Start();
     if (offsets != null) {
       if (offsets.size() > 1) {
-        DurableStreamsHandler.badRequest(exchange, "give one offset");
-        return;
+        throw new BadRequest("give one offset");
       }
-      Optional<OffsetToken> parsed = OffsetToken.parse(offsets.getFirst());
-      if (parsed.isEmpty()) {
-        DurableStreamsHandler.badRequest(exchange, "malformed offset");
-        return;
-      }
-      token = parsed.get();
+      token =
+          OffsetToken.parse(offsets.getFirst())
+              .orElseThrow(() -> new BadRequest("malformed offset"));
     }
     String live = first(exchange, "live");
     String cursor = first(exchange, "cursor");
     if (live != null && offsets == null) {
-      DurableStreamsHandler.badRequest(exchange, "live reads need an offset");
-      return;
+      throw new BadRequest("live reads need an offset");
     }
     if (live == null) {
       catchUp(exchange, name, token);
     } else if (live.equals("long-poll")) {
       longPoll(exchange, name, token, cursor);
     } else if (live.equals("sse")) {
-      SseSession session = new SseSession(name, service, options, cursors, dataEvents);
-      session.start(
-          exchange,
-          token,
-          cursor,
-          new SseLoop(exchange, name, tailWait, options, continuations, session));
+      sse(exchange, name, token, cursor);
     } else {
-      DurableStreamsHandler.badRequest(exchange, "live is long-poll or sse");
+      throw new BadRequest("live is long-poll or sse");
     }
   }
 
@@ -89,16 +79,40 @@ final class Reads {
     return values == null ? null : values.getFirst();
   }
 
+  /**
+   * {@code live=sse}: the first batch from {@code token} here (or the error a missing stream or a
+   * bad offset gets), then an {@link SseSession} paced by an {@link SseLoop}.
+   */
+  private void sse(Exchange exchange, String name, OffsetToken token, String cursor) {
+    ReadOutcome first;
+    if (token instanceof OffsetToken.Now) {
+      HeadOutcome head = service.head(name).join();
+      if (!(head instanceof HeadOutcome.Found found)) {
+        Answers.miss(exchange, head);
+        return;
+      }
+      first = read(name, found.stream().nextSeq());
+    } else {
+      first = readFrom(name, token);
+    }
+    if (!(first instanceof ReadOutcome.Batch batch)) {
+      Answers.miss(exchange, first);
+      return;
+    }
+    SseSession session = new SseSession(name, service, options, cursors, dataEvents, cursor);
+    session.start(batch, new SseLoop(exchange, name, tailWait, options, continuations, session));
+  }
+
   private void catchUp(Exchange exchange, String name, OffsetToken token) {
     if (token instanceof OffsetToken.Now) {
       readNow(exchange, name);
       return;
     }
-    ReadOutcome outcome = readFrom(service, name, token, options.maxChunkBytes());
+    ReadOutcome outcome = readFrom(name, token);
     if (outcome instanceof ReadOutcome.Batch batch) {
       respondWithBatch(exchange, batch, token, null);
     } else {
-      respondToMiss(exchange, outcome);
+      Answers.miss(exchange, outcome);
     }
   }
 
@@ -106,14 +120,14 @@ final class Reads {
   private void readNow(Exchange exchange, String name) {
     HeadOutcome head = service.head(name).join();
     if (!(head instanceof HeadOutcome.Found found)) {
-      respondToMiss(exchange, head);
+      Answers.miss(exchange, head);
       return;
     }
     long tail = found.stream().nextSeq();
     // A read at the tail: returns nothing, but counts as activity for a sliding TTL.
     ReadOutcome outcome = service.read(name, new ReadRequest(tail, 1, 1)).join();
     if (!(outcome instanceof ReadOutcome.Batch batch)) {
-      respondToMiss(exchange, outcome);
+      Answers.miss(exchange, outcome);
       return;
     }
     StreamInfo stream = batch.stream();
@@ -134,14 +148,14 @@ final class Reads {
     if (token instanceof OffsetToken.Now) {
       HeadOutcome head = service.head(name).join();
       if (!(head instanceof HeadOutcome.Found found)) {
-        respondToMiss(exchange, head);
+        Answers.miss(exchange, head);
         return;
       }
       from = found.stream().nextSeq();
     } else {
-      ReadOutcome first = readFrom(service, name, token, options.maxChunkBytes());
+      ReadOutcome first = readFrom(name, token);
       if (!(first instanceof ReadOutcome.Batch batch)) {
-        respondToMiss(exchange, first);
+        Answers.miss(exchange, first);
         return;
       }
       if (!batch.records().isEmpty()) {
@@ -162,12 +176,9 @@ final class Reads {
 
   private void answerAfterWait(
       Exchange exchange, String name, OffsetToken token, long from, String cursor) {
-    ReadOutcome outcome =
-        service
-            .read(name, new ReadRequest(from, MAX_RECORDS_PER_READ, options.maxChunkBytes()))
-            .join();
+    ReadOutcome outcome = read(name, from);
     if (!(outcome instanceof ReadOutcome.Batch batch)) {
-      respondToMiss(exchange, outcome);
+      Answers.miss(exchange, outcome);
       return;
     }
     if (!batch.records().isEmpty()) {
@@ -239,49 +250,18 @@ final class Reads {
         + "\"";
   }
 
+  private ReadOutcome read(String name, long from) {
+    return service
+        .read(name, new ReadRequest(from, MAX_RECORDS_PER_READ, options.maxChunkBytes()))
+        .join();
+  }
+
   /** Reads from a token that is not {@code now}; {@code -1} starts at the first retained record. */
-  static ReadOutcome readFrom(
-      StreamService service, String name, OffsetToken token, int maxChunkBytes) {
-    long from = token instanceof OffsetToken.At at ? at.seq() : 0;
-    ReadOutcome outcome =
-        service.read(name, new ReadRequest(from, MAX_RECORDS_PER_READ, maxChunkBytes)).join();
+  private ReadOutcome readFrom(String name, OffsetToken token) {
+    ReadOutcome outcome = read(name, token instanceof OffsetToken.At at ? at.seq() : 0);
     if (token instanceof OffsetToken.Start && outcome instanceof ReadOutcome.Trimmed trimmed) {
-      outcome =
-          service
-              .read(name, new ReadRequest(trimmed.startSeq(), MAX_RECORDS_PER_READ, maxChunkBytes))
-              .join();
+      outcome = read(name, trimmed.startSeq());
     }
     return outcome;
-  }
-
-  /** Answers a read that found no batch. */
-  static void respondToMiss(Exchange exchange, ReadOutcome outcome) {
-    switch (outcome) {
-      case ReadOutcome.NotFound notFound -> DurableStreamsHandler.notFound(exchange);
-      case ReadOutcome.Gone gone -> DurableStreamsHandler.gone(exchange);
-      case ReadOutcome.Trimmed trimmed ->
-          exchange.respondError(
-              GONE,
-              "offset_trimmed",
-              "the offset is before the earliest retained record, "
-                  + OffsetToken.format(trimmed.startSeq()));
-      case ReadOutcome.BeyondTail beyond ->
-          exchange.respondError(
-              BAD_REQUEST,
-              "offset_beyond_tail",
-              "the offset is past the stream's tail " + OffsetToken.format(beyond.nextSeq()));
-      case ReadOutcome.Batch batch ->
-          throw new IllegalArgumentException("a batch is not a miss: " + batch.nextSeq());
-    }
-  }
-
-  /** Answers a lookup that found no live stream. */
-  static void respondToMiss(Exchange exchange, HeadOutcome outcome) {
-    switch (outcome) {
-      case HeadOutcome.NotFound notFound -> DurableStreamsHandler.notFound(exchange);
-      case HeadOutcome.Gone gone -> DurableStreamsHandler.gone(exchange);
-      case HeadOutcome.Found found ->
-          throw new IllegalArgumentException("a live stream is not a miss: " + found.stream());
-    }
   }
 }

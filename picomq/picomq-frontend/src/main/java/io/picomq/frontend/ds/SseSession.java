@@ -3,12 +3,10 @@ package io.picomq.frontend.ds;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.live.EventCache;
 import io.picomq.frontend.live.LiveOptions;
 import io.picomq.frontend.live.SseLoop;
 import io.picomq.frontend.live.SseWire;
-import io.picomq.server.stream.HeadOutcome;
 import io.picomq.server.stream.ReadOutcome;
 import io.picomq.server.stream.ReadRequest;
 import io.picomq.server.stream.StreamService;
@@ -38,8 +36,10 @@ final class SseSession implements SseWire {
   private final Cursors cursors;
   private final EventCache dataEvents;
 
+  /** The request's {@code cursor}, null when it gave none; decides the first cursor sent. */
+  private final String clientCursor;
+
   // Owned by the step that is running.
-  private String clientCursor;
   private long lastCursor = -1;
   private boolean base64;
   private boolean sentUpToDate;
@@ -49,35 +49,21 @@ final class SseSession implements SseWire {
       StreamService service,
       LiveOptions options,
       Cursors cursors,
-      EventCache dataEvents) {
+      EventCache dataEvents,
+      String clientCursor) {
     this.name = name;
     this.service = service;
     this.options = options;
     this.cursors = cursors;
     this.dataEvents = dataEvents;
+    this.clientCursor = clientCursor;
   }
 
   /**
-   * Answers the request from {@code token}, or with the error a missing stream or a bad offset
-   * gets; {@code loop} paces this session from there.
+   * Answers the request with the event stream, starting with {@code batch} (the read {@link Reads}
+   * made at the request's offset); {@code loop} paces this session from there.
    */
-  void start(Exchange exchange, OffsetToken token, String clientCursor, SseLoop loop) {
-    this.clientCursor = clientCursor;
-    ReadOutcome first;
-    if (token instanceof OffsetToken.Now) {
-      HeadOutcome head = service.head(name).join();
-      if (!(head instanceof HeadOutcome.Found found)) {
-        Reads.respondToMiss(exchange, head);
-        return;
-      }
-      first = read(found.stream().nextSeq());
-    } else {
-      first = Reads.readFrom(service, name, token, options.maxChunkBytes());
-    }
-    if (!(first instanceof ReadOutcome.Batch batch)) {
-      Reads.respondToMiss(exchange, first);
-      return;
-    }
+  void start(ReadOutcome.Batch batch, SseLoop loop) {
     base64 = !Body.sseAsText(batch.stream().contentType());
     HttpHeaders headers = new DefaultHttpHeaders();
     headers.set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream");

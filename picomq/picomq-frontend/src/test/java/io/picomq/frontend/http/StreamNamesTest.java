@@ -1,9 +1,7 @@
 package io.picomq.frontend.http;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.picomq.meta.command.Command;
 import org.junit.jupiter.api.Test;
 
 class StreamNamesTest {
@@ -33,12 +31,5 @@ class StreamNamesTest {
     assertThat(StreamNames.problem("/" + "n".repeat(StreamNames.MAX_BYTES))).isPresent();
     // The cap counts UTF-8 bytes, not characters.
     assertThat(StreamNames.problem("/" + "é".repeat(StreamNames.MAX_BYTES / 2 + 1))).isPresent();
-  }
-
-  @Test
-  void aNameAtTheLimitFitsTheRegistryKey() {
-    String longest = "/" + "n".repeat(StreamNames.MAX_BYTES - 1);
-    assertThat(StreamNames.problem(longest)).isEmpty();
-    assertThat(("stream/" + longest).getBytes(UTF_8)).hasSize(Command.MAX_KEY_BYTES);
   }
 }

@@ -14,6 +14,7 @@ import io.picomq.server.metadata.PlaneObjectManager;
 import io.picomq.server.metadata.PlaneStreamManager;
 import io.picomq.server.service.EngineStreamService;
 import io.picomq.server.stream.CreateRequest;
+import io.picomq.server.stream.Route;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Executors;

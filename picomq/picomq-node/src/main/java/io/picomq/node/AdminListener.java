@@ -1,0 +1,354 @@
+package io.picomq.node;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.picomq.frontend.http.ConnectionBudget;
+import io.picomq.frontend.http.ConnectionLimits;
+import io.picomq.frontend.http.Exchange;
+import io.picomq.frontend.http.HttpLimits;
+import io.picomq.frontend.http.HttpListener;
+import io.picomq.meta.apply.Outcome;
+import io.picomq.meta.apply.RejectReason;
+import io.picomq.meta.apply.Result;
+import io.picomq.meta.command.Command;
+import io.picomq.meta.state.MetadataState;
+import io.picomq.meta.state.NodeRecord;
+import io.picomq.meta.state.PendingTransfer;
+import io.picomq.meta.state.StreamRecord;
+import io.picomq.server.metadata.MetadataPlane;
+import io.picomq.server.service.EngineStreamService;
+import io.picomq.sql.log.View;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The admin listener: health, readiness and read-only views of the cluster, answered from the
+ * node's in-memory metadata view (never from SQL). No authentication: bind it to loopback.
+ */
+final class AdminListener implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String STREAMS_PATH = "/admin/streams/";
+  private static final String NODES_PATH = "/admin/nodes/";
+  private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+  private final Node node;
+
+  /** Set once by {@link #start}; the listener that calls {@link #handle}. */
+  private volatile HttpListener listener;
+
+  private AdminListener(Node node) {
+    this.node = node;
+  }
+
+  /**
+   * Starts the admin listener on its own threads and with its own connection cap ({@code limits}),
+   * so a flooded protocol listener leaves it able to answer.
+   */
+  static AdminListener start(String host, int port, Node node, ConnectionLimits limits)
+      throws InterruptedException {
+    AdminListener admin = new AdminListener(node);
+    admin.listener =
+        HttpListener.start(
+            new HttpListener.Options(host, port, HttpLimits.DEFAULT, Map.of(), 1, 64, limits),
+            admin::handle);
+    return admin;
+  }
+
+  InetSocketAddress address() {
+    return listener.address();
+  }
+
+  ConnectionBudget connections() {
+    return listener.connections();
+  }
+
+  private void handle(Exchange exchange) {
+    try {
+      String path = exchange.path();
+      if (exchange.method().equals(HttpMethod.POST) && path.startsWith(NODES_PATH)) {
+        setSlots(exchange, path.substring(NODES_PATH.length()));
+        return;
+      }
+      if (exchange.method().equals(HttpMethod.POST) && path.equals("/admin/transfer")) {
+        transfer(exchange);
+        return;
+      }
+      if (!exchange.method().equals(HttpMethod.GET)) {
+        send(
+            exchange,
+            405,
+            error(
+                "method_not_allowed", "only GET, POST /admin/transfer and POST /admin/nodes/{id}"));
+        return;
+      }
+      if (Dashboard.serve(exchange)) {
+        return;
+      }
+      switch (path) {
+        case "/health" -> send(exchange, 200, Map.of("status", "ok"));
+        case "/metrics" -> metrics(exchange);
+        case "/admin/transfer" ->
+            send(exchange, 405, error("method_not_allowed", "POST /admin/transfer"));
+        case "/ready" -> ready(exchange);
+        case "/admin/cluster" -> send(exchange, 200, cluster());
+        case "/admin/nodes" -> send(exchange, 200, Map.of("nodes", nodes(node.plane().state())));
+        default -> {
+          if (path.startsWith(STREAMS_PATH) && path.length() > STREAMS_PATH.length()) {
+            // The exchange's path is already percent-decoded.
+            stream(exchange, path.substring(STREAMS_PATH.length() - 1));
+          } else {
+            send(exchange, 404, error("not_found", "no admin resource at " + path));
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      send(exchange, 500, error("internal", String.valueOf(e.getMessage())));
+    }
+  }
+
+  private void ready(Exchange exchange) {
+    Optional<String> notReady = node.notReadyBecause();
+    boolean ready = notReady.isEmpty();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("ready", ready);
+    notReady.ifPresent(why -> body.put("reason", why));
+    body.put("nodeId", node.config().nodeId());
+    body.put("nodeEpoch", node.config().nodeEpoch());
+    send(exchange, ready ? 200 : 503, body);
+  }
+
+  private Map<String, Object> cluster() {
+    MetadataPlane plane = node.plane();
+    View<MetadataState> view = plane.view();
+    MetadataState state = view.state();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("clusterId", node.config().clusterId());
+    body.put("nodeId", node.config().nodeId());
+    body.put("nodeEpoch", node.config().nodeEpoch());
+    body.put("ready", node.ready());
+    body.put("appliedIndex", view.appliedIndex());
+    body.put("streams", state.streams().size());
+    body.put("objects", state.catalog().size());
+    body.put("destructionBacklog", state.destructionQueue().size());
+    body.put("leaseHolder", plane.holdsLease());
+    body.put("metadata", plane.description());
+    List<Map<String, Object>> transfers = new ArrayList<>();
+    for (PendingTransfer transfer : state.pendingTransfers().values()) {
+      transfers.add(
+          Map.of(
+              "streamId", transfer.streamId(),
+              "fromNode", transfer.fromNodeId(),
+              "toNode", transfer.toNodeId(),
+              "epoch", transfer.epoch()));
+    }
+    body.put("pendingTransfers", transfers);
+    return body;
+  }
+
+  private static List<Map<String, Object>> nodes(MetadataState state) {
+    List<Map<String, Object>> nodes = new ArrayList<>();
+    for (NodeRecord record : state.nodes().values()) {
+      Map<String, Object> node = new LinkedHashMap<>();
+      node.put("nodeId", record.nodeId());
+      node.put("nodeEpoch", record.nodeEpoch());
+      node.put("address", record.advertisedAddress());
+      node.put("slots", record.slots());
+      node.put("streams", record.placedStreams());
+      nodes.add(node);
+    }
+    return nodes;
+  }
+
+  private void stream(Exchange exchange, String name) {
+    MetadataState state = node.plane().state();
+    Optional<String> unusable = EngineStreamService.unusableReason(state, name);
+    if (unusable.isPresent()) {
+      // Stored state no node can use: say so and why; DELETE on the data listener removes it.
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("name", name);
+      body.put("state", "unusable");
+      body.put("reason", unusable.get());
+      send(exchange, 200, body);
+      return;
+    }
+    OptionalLong streamId = EngineStreamService.registeredStreamId(state, name);
+    if (streamId.isEmpty() || state.stream(streamId.getAsLong()).isEmpty()) {
+      send(exchange, 404, error("stream_not_found", "no stream named " + name));
+      return;
+    }
+    StreamRecord stream = state.stream(streamId.getAsLong()).get();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", name);
+    body.put("streamId", stream.streamId());
+    body.put("owner", stream.nodeId());
+    body.put("state", stream.isOpen() ? "open" : "closed");
+    body.put("epoch", stream.epoch());
+    body.put("startOffset", stream.startOffset());
+    body.put("endOffset", stream.endOffset());
+    body.put(
+        "pendingTransferTo",
+        state.pendingTransfer(stream.streamId()).map(PendingTransfer::toNodeId).orElse(null));
+    send(exchange, 200, body);
+  }
+
+  /** {@code GET /metrics}: every meter of the node in the Prometheus text format. */
+  private void metrics(Exchange exchange) {
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.set(HttpHeaderNames.CONTENT_TYPE, PROMETHEUS_TEXT);
+    exchange.respond(
+        HttpResponseStatus.OK,
+        headers,
+        node.metrics().scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  /**
+   * {@code POST /admin/transfer} with {@code {"stream": name, "toNode": id}}: proposes the move
+   * through the metadata plane and answers with the transfer as recorded. An open stream's transfer
+   * stays pending (202) until its owner closes it and the target takes over (the handoff belongs to
+   * the cluster); a closed stream moves at once (200). Moving a stream to the node that already
+   * serves it is refused with 409 {@code already_on_node}: nothing would happen, and saying so is
+   * clearer than a silent success. An unregistered target is 404 {@code unknown_node}.
+   */
+  private void transfer(Exchange exchange) {
+    String name;
+    int toNode;
+    try {
+      JsonNode body = JSON.readTree(exchange.body());
+      if (body == null
+          || !body.path("stream").isTextual()
+          || body.path("stream").asText().isEmpty()
+          || !body.path("toNode").canConvertToInt()
+          || body.path("toNode").asInt() < 0) {
+        send(
+            exchange,
+            400,
+            error("bad_request", "expected {\"stream\": name, \"toNode\": id} with id >= 0"));
+        return;
+      }
+      name = body.path("stream").asText();
+      toNode = body.path("toNode").asInt();
+    } catch (java.io.IOException e) {
+      send(exchange, 400, error("bad_request", "the body is not JSON"));
+      return;
+    }
+    MetadataState state = node.plane().state();
+    OptionalLong streamId = EngineStreamService.registeredStreamId(state, name);
+    if (streamId.isEmpty() || state.stream(streamId.getAsLong()).isEmpty()) {
+      send(exchange, 404, error("stream_not_found", "no stream named " + name));
+      return;
+    }
+    if (!state.nodes().containsKey(toNode)) {
+      send(exchange, 404, error("unknown_node", "node " + toNode + " is not registered"));
+      return;
+    }
+    StreamRecord stream = state.stream(streamId.getAsLong()).get();
+    if (stream.nodeId() == toNode && state.pendingTransfer(stream.streamId()).isEmpty()) {
+      send(
+          exchange,
+          409,
+          error(
+              "already_on_node",
+              "stream " + name + " is already served by node " + toNode + "; nothing to move"));
+      return;
+    }
+    Result result =
+        node.plane().propose(new Command.TransferStream(stream.streamId(), toNode)).join();
+    Outcome outcome;
+    switch (result) {
+      case Result.Rejected rejected -> {
+        int status =
+            switch (rejected.reason()) {
+              case UNKNOWN_NODE, UNKNOWN_STREAM -> 404;
+              default -> 409;
+            };
+        send(
+            exchange,
+            status,
+            error(rejected.reason().name().toLowerCase(java.util.Locale.ROOT), rejected.message()));
+        return;
+      }
+      case Result.Ok ok -> outcome = ok.outcome();
+      case Result.Redundant redundant -> outcome = redundant.outcome();
+    }
+    if (!(outcome instanceof Outcome.TransferRecorded recorded)) {
+      send(exchange, 500, error("internal", "unexpected outcome " + outcome));
+      return;
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("stream", name);
+    body.put("streamId", recorded.streamId());
+    body.put("fromNode", recorded.fromNodeId());
+    body.put("toNode", recorded.toNodeId());
+    body.put("epoch", recorded.epoch());
+    body.put("state", recorded.completed() ? "completed" : "pending");
+    send(exchange, recorded.completed() ? 200 : 202, body);
+  }
+
+  /** {@code POST /admin/nodes/{id}} with {@code {"slots": n}}: proposes the new slot count. */
+  private void setSlots(Exchange exchange, String id) {
+    int nodeId;
+    int slots;
+    try {
+      nodeId = Integer.parseInt(id);
+      JsonNode body = JSON.readTree(exchange.body());
+      if (body == null || !body.path("slots").canConvertToInt() || body.path("slots").asInt() < 0) {
+        send(exchange, 400, error("bad_request", "expected {\"slots\": n} with n >= 0"));
+        return;
+      }
+      slots = body.path("slots").asInt();
+    } catch (NumberFormatException | java.io.IOException e) {
+      send(exchange, 400, error("bad_request", "expected /admin/nodes/{id} and {\"slots\": n}"));
+      return;
+    }
+    Result result;
+    try {
+      result = node.plane().propose(new Command.SetNodeSlots(nodeId, slots)).join();
+    } catch (IllegalArgumentException e) {
+      send(exchange, 400, error("bad_request", e.getMessage()));
+      return;
+    }
+    if (result instanceof Result.Rejected rejected) {
+      int status = rejected.reason() == RejectReason.UNKNOWN_NODE ? 404 : 409;
+      send(
+          exchange,
+          status,
+          error(rejected.reason().name().toLowerCase(java.util.Locale.ROOT), rejected.message()));
+      return;
+    }
+    send(exchange, 200, Map.of("nodeId", nodeId, "slots", slots));
+  }
+
+  private static Map<String, Object> error(String code, String message) {
+    return Map.of("error", code, "message", message);
+  }
+
+  private static void send(Exchange exchange, int status, Object body) {
+    byte[] bytes;
+    try {
+      bytes = JSON.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+    exchange.respond(HttpResponseStatus.valueOf(status), headers, bytes);
+  }
+
+  @Override
+  public void close() {
+    listener.shutdown(Duration.ZERO).join();
+  }
+}

@@ -1,0 +1,382 @@
+package io.picomq.node;
+
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.picomq.frontend.Frontend;
+import io.picomq.frontend.FrontendConfig;
+import io.picomq.frontend.http.ConnectionLimits;
+import io.picomq.frontend.http.RequestObserver;
+import io.picomq.meta.command.Command;
+import io.picomq.s3stream.S3Stream;
+import io.picomq.s3stream.api.EngineConfig;
+import io.picomq.s3stream.api.StorageHealth;
+import io.picomq.s3stream.api.StreamEngine;
+import io.picomq.server.metadata.Maintenance;
+import io.picomq.server.metadata.MetadataPlane;
+import io.picomq.server.metadata.NodeIdentity;
+import io.picomq.server.metadata.PlaneObjectManager;
+import io.picomq.server.metadata.PlaneStreamManager;
+import io.picomq.server.routing.ViewRouter;
+import io.picomq.server.service.EngineStreamService;
+import io.picomq.server.stream.StreamRouter;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running PicoMQ node: the library behind {@code pico serve}, and what anything else that hosts a
+ * node embeds.
+ *
+ * <pre>{@code
+ * NodeConfig config =
+ *     NodeConfig.builder()
+ *         .nodeEpoch(clock.millis())
+ *         .metaUrl("sqlite:/var/lib/picomq/meta.db")
+ *         .storage("-2@file:///var/lib/picomq/objects")
+ *         .listen("127.0.0.1:0")
+ *         .build();
+ * try (Node node = Node.start(config)) {
+ *   URI base = URI.create("http://127.0.0.1:" + node.address().getPort());
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>Start order: metadata plane (catch up, register this process), engine (recover the WAL of
+ * earlier processes), stream service, protocol listener, admin listener; only then is it ready.
+ * Stop order is the reverse: fail readiness, drain and close the listeners, flush and stop the
+ * engine (which closes its streams in the metadata plane), stop maintenance, leave the plane.
+ *
+ * <p>Threading: {@link #start} and {@link #stop} block and are called by one thread; the accessors
+ * and {@link #ready()} may be read by any.
+ */
+public final class Node implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Node.class);
+  private static final Duration MAINTENANCE_INTERVAL = Duration.ofSeconds(5);
+  private static final Duration EXPIRY_INTERVAL = Duration.ofSeconds(1);
+  private static final Duration ADVERTISE_TIMEOUT = Duration.ofSeconds(30);
+
+  private final NodeConfig config;
+  private final Clock clock;
+  private final ExecutorService serviceThreads = Executors.newVirtualThreadPerTaskExecutor();
+  private final ReentrantLock lifecycle = new ReentrantLock();
+
+  /** Every meter of this node (engine and requests); {@code GET /metrics} scrapes it. */
+  private final PrometheusMeterRegistry metrics =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+  private volatile boolean ready;
+  private volatile boolean stopping;
+
+  // Set once by start(), before ready; they stay valid after stop for a caller's messages.
+  private volatile InetSocketAddress address;
+  private volatile Optional<InetSocketAddress> adminAddress = Optional.empty();
+
+  // Written by start() and stop() only (one thread).
+  private MetadataPlane plane;
+  private StreamEngine engine;
+  private EngineStreamService service;
+  private Maintenance maintenance;
+  private Frontend frontend;
+  private AdminListener admin;
+  private Thread expiry;
+
+  private Node(NodeConfig config, Clock clock) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Starts a node on the system clock; see {@link #start(NodeConfig, Clock)}. */
+  public static Node start(NodeConfig config) throws Exception {
+    return start(config, Clock.systemUTC());
+  }
+
+  /**
+   * Starts a node: every part in order, and returns once it serves and is ready (unless its storage
+   * or metadata database already fails: {@link #notReadyBecause}). On failure it stops what started
+   * and rethrows; the caller owns the returned node and closes it.
+   */
+  public static Node start(NodeConfig config, Clock clock) throws Exception {
+    Node node = new Node(config, clock);
+    node.startOnce();
+    return node;
+  }
+
+  private void startOnce() throws Exception {
+    lifecycle.lock();
+    try {
+      startParts();
+    } catch (Exception | Error e) {
+      stopParts(Duration.ZERO);
+      throw e;
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  private void startParts() throws Exception {
+    NodeConfig.HostPort listen = NodeConfig.HostPort.parse(config.listen());
+    // With port 0 the bound port is known only once the frontend listens, and the frontend needs
+    // the plane: such a node registers with port 0 first and advertises the real port below.
+    NodeIdentity identity =
+        new NodeIdentity(
+            config.nodeId(),
+            config.nodeEpoch(),
+            config.advertisedAddress(listen.port()),
+            config.slots());
+    plane = MetadataPlane.open(config.metaUrl(), identity, clock);
+    plane.start();
+    EngineConfig.Builder engineConfig =
+        EngineConfig.builder()
+            .nodeId(config.nodeId())
+            .nodeEpoch(config.nodeEpoch())
+            .clusterId(config.clusterId());
+    config.walCacheSizeBytes().ifPresent(engineConfig::walCacheSizeBytes);
+    config.blockCacheSizeBytes().ifPresent(engineConfig::blockCacheSizeBytes);
+    config.walUploadThresholdBytes().ifPresent(engineConfig::walUploadThresholdBytes);
+    config.walUploadIntervalMillis().ifPresent(engineConfig::walUploadIntervalMillis);
+    S3Stream.Builder builder =
+        S3Stream.builder()
+            .config(engineConfig.build())
+            .storage(config.storage())
+            .streamManager(new PlaneStreamManager(plane))
+            .objectManager(new PlaneObjectManager(plane, clock))
+            .clock(clock)
+            .meterRegistry(metrics);
+    config.wal().ifPresent(builder::wal);
+    engine = builder.build();
+    engine.start().join();
+    service =
+        new EngineStreamService(
+            plane,
+            engine,
+            clock,
+            serviceThreads,
+            PooledByteBufAllocator.DEFAULT,
+            config.requestTimeout());
+    service.loadExpiring();
+    // The lease holder deletes destroyed objects' bytes through this engine (GC phase one).
+    maintenance =
+        new Maintenance(plane, Optional.of(engine::deleteObjects), clock, MAINTENANCE_INTERVAL);
+    maintenance.start();
+    expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
+    StreamRouter router = new ViewRouter(plane, config.nodeId(), config.redirect());
+    ConnectionLimits protocolLimits = connectionLimits();
+    frontend =
+        Frontend.start(
+            FrontendConfig.builder()
+                .host(listen.host())
+                .port(listen.port())
+                .backlog(config.backlog())
+                .protocol(config.protocol())
+                .longPollTimeout(config.longPollTimeout())
+                .sseMaxDuration(config.sseMaxDuration())
+                .maxChunkBytes(config.maxChunkBytes())
+                .connectionLimits(protocolLimits)
+                .build(),
+            service,
+            clock,
+            router,
+            requestMeter());
+    ConnectionMeters.bind(
+        metrics,
+        config.protocol().name().toLowerCase(java.util.Locale.ROOT),
+        frontend.connections());
+    if (config.httpAddress().isEmpty() && listen.port() == 0) {
+      advertise(identity, config.advertisedAddress(frontend.address().getPort()));
+    }
+    if (config.adminListen().isPresent()) {
+      NodeConfig.HostPort adminAt = NodeConfig.HostPort.parse(config.adminListen().get());
+      admin =
+          AdminListener.start(
+              adminAt.host(), adminAt.port(), this, config.connections().adminLimits());
+      ConnectionMeters.bind(metrics, "admin", admin.connections());
+    }
+    address = frontend.address();
+    adminAddress = Optional.ofNullable(admin).map(AdminListener::address);
+    ready = true;
+    LOG.info(
+        "node {} epoch {} serving {} on {}{}; metadata {}; storage {}",
+        config.nodeId(),
+        config.nodeEpoch(),
+        config.protocol().name().toLowerCase(java.util.Locale.ROOT),
+        frontend.address(),
+        admin != null ? ", admin on " + admin.address() : "",
+        plane.description(),
+        config.storage());
+  }
+
+  /**
+   * The protocol listener's limits, its cap derived from the process's descriptor limit unless set;
+   * a cap that leaves too few descriptors for the rest of the node is started with a warning.
+   */
+  private ConnectionLimits connectionLimits() {
+    long maxFileDescriptors = ConnectionMeters.bindFileDescriptors(metrics);
+    ConnectionSettings connections = config.connections();
+    ConnectionLimits limits = connections.protocolLimits(maxFileDescriptors);
+    if (!connections.fitsIn(maxFileDescriptors)) {
+      LOG.warn(
+          "{} protocol and {} admin connections leave less than a quarter of the process's {} file"
+              + " descriptors for storage and files; raise the limit (ulimit -Hn) or lower"
+              + " --max-connections",
+          limits.maxConnections(),
+          connections.adminMaxConnections(),
+          maxFileDescriptors);
+    }
+    return limits;
+  }
+
+  /** Registers this node process again, same epoch, at {@code address} (an update). */
+  private void advertise(NodeIdentity identity, String address) throws Exception {
+    plane
+        .proposeAccepted(
+            new Command.RegisterNode(
+                identity.nodeId(), identity.nodeEpoch(), address, identity.slots()))
+        .get(ADVERTISE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Records each protocol request in {@code picomq.http.requests}, tagged by protocol, method and
+   * status only: stream names would make the number of series unbounded.
+   */
+  private RequestObserver requestMeter() {
+    return (protocol, method, status, elapsed) ->
+        Timer.builder("picomq.http.requests")
+            .description("Protocol requests by protocol, method and status")
+            .tag("protocol", protocol)
+            .tag("method", method.name())
+            .tag("status", status == 0 ? "none" : Integer.toString(status))
+            .register(metrics)
+            .record(elapsed);
+  }
+
+  private void expireLoop() {
+    while (!stopping) {
+      try {
+        Thread.sleep(EXPIRY_INTERVAL);
+        service.expireDue();
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        LOG.warn("expiry sweep failed: {}", e.toString());
+      }
+    }
+  }
+
+  /** Whether the node serves and is registered (what {@code GET /ready} answers). */
+  public boolean ready() {
+    return notReadyBecause().isEmpty();
+  }
+
+  /**
+   * Why the node is not ready, or empty when it is: starting or stopping, the metadata log stopped
+   * or its database failing ({@link MetadataPlane#trouble()}), or object storage failing ({@link
+   * StreamEngine#storageHealth()}). Both recover on their own, and readiness with them.
+   */
+  public Optional<String> notReadyBecause() {
+    boolean up = ready; // read first: start() sets it after plane and engine
+    MetadataPlane metadata = plane;
+    StreamEngine storage = engine;
+    if (!up || metadata == null || storage == null) {
+      return Optional.of(stopping ? "stopping" : "starting");
+    }
+    Optional<String> trouble = metadata.trouble();
+    if (trouble.isPresent()) {
+      return trouble;
+    }
+    if (storage.storageHealth() instanceof StorageHealth.Failing failing) {
+      return Optional.of(
+          (failing.noSpace() ? "object storage is out of space: " : "object storage fails: ")
+              + failing.detail());
+    }
+    return Optional.empty();
+  }
+
+  /** Where the protocol listener listens (with the bound port when {@code listen} asked for 0). */
+  public InetSocketAddress address() {
+    return address;
+  }
+
+  /** Where the admin listener listens; empty when the node runs none. */
+  public Optional<InetSocketAddress> adminAddress() {
+    return adminAddress;
+  }
+
+  public NodeConfig config() {
+    return config;
+  }
+
+  /** The node's meter registry, in Prometheus form. */
+  PrometheusMeterRegistry metrics() {
+    return metrics;
+  }
+
+  /** The metadata database in words, passwords left out (for a start-up line). */
+  public String metadataDescription() {
+    return plane.description();
+  }
+
+  MetadataPlane plane() {
+    return plane;
+  }
+
+  /**
+   * Graceful stop: fail readiness, let in-flight requests finish for up to {@code drain}, close the
+   * listeners, flush the engine, leave the metadata plane. Idempotent.
+   */
+  public void stop(Duration drain) {
+    lifecycle.lock();
+    try {
+      stopParts(drain);
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  private void stopParts(Duration drain) {
+    ready = false;
+    stopping = true;
+    if (frontend != null) {
+      frontend.shutdown(drain).join();
+      frontend = null;
+    }
+    if (admin != null) {
+      admin.close();
+      admin = null;
+    }
+    if (expiry != null) {
+      expiry.interrupt();
+      expiry = null;
+    }
+    if (engine != null) {
+      try {
+        engine.shutdown().join();
+      } catch (RuntimeException e) {
+        LOG.warn("engine shutdown failed: {}", e.toString());
+      }
+      engine = null;
+    }
+    serviceThreads.shutdownNow();
+    if (maintenance != null) {
+      maintenance.close();
+      maintenance = null;
+    }
+    if (plane != null) {
+      plane.close();
+    }
+  }
+
+  @Override
+  public void close() {
+    stop(config.shutdownDrain());
+  }
+}

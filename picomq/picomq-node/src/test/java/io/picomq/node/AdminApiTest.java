@@ -1,0 +1,178 @@
+package io.picomq.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.picomq.frontend.Protocol;
+import io.picomq.meta.apply.Result;
+import io.picomq.meta.command.Command;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The admin API's metrics and transfer endpoints, over real sockets against a whole node. */
+class AdminApiTest {
+  // A sample line of the Prometheus text format: name, optional labels, a float value.
+  private static final Pattern SAMPLE =
+      Pattern.compile(
+          "[a-zA-Z_:][a-zA-Z0-9_:]*(\\{([a-zA-Z_][a-zA-Z0-9_]*=\"([^\"\\\\]|\\\\.)*\",?)*\\})?"
+              + " (-?[0-9.eE+-]+|NaN|\\+Inf|-Inf)( -?[0-9]+)?");
+  private static final Pattern COMMENT =
+      Pattern.compile("# (HELP [a-zA-Z_:][a-zA-Z0-9_:]* .*|TYPE [a-zA-Z_:][a-zA-Z0-9_:]* \\w+)");
+
+  @TempDir Path dir;
+  private final HttpClient http = HttpClient.newHttpClient();
+  private Node node;
+  private String base;
+  private String admin;
+
+  static NodeConfig config(Path dir, long epoch, Protocol protocol) {
+    return NodeConfig.builder()
+        .nodeEpoch(epoch)
+        .listen("127.0.0.1:0")
+        .adminListen("127.0.0.1:0")
+        .backlog(128)
+        .shutdownDrain(Duration.ofSeconds(1))
+        .metaUrl("sqlite:" + dir.resolve("meta.db"))
+        .storage("0@file://" + dir.resolve("objects"))
+        .protocol(protocol)
+        .longPollTimeout(Duration.ofSeconds(2))
+        .sseMaxDuration(Duration.ofSeconds(5))
+        .build();
+  }
+
+  @BeforeEach
+  void start() throws Exception {
+    node = Node.start(config(dir, 1, Protocol.PICO), Clock.systemUTC());
+    base = "http://127.0.0.1:" + node.address().getPort();
+    admin = "http://127.0.0.1:" + node.adminAddress().orElseThrow().getPort();
+  }
+
+  @AfterEach
+  void stop() {
+    node.stop(Duration.ZERO);
+  }
+
+  @Test
+  void metricsAreValidPrometheusTextWithEngineAndRequestMeters() throws Exception {
+    assertThat(send("PUT", base + "/m/s", "").statusCode()).isEqualTo(201);
+    for (int i = 0; i < 3; i++) {
+      assertThat(send("POST", base + "/m/s", "record " + i).statusCode()).isBetween(200, 204);
+    }
+    assertThat(send("GET", base + "/m/s?seq=0", null).statusCode()).isEqualTo(200);
+    assertThat(send("GET", base + "/m/missing?seq=0", null).statusCode()).isEqualTo(404);
+
+    HttpResponse<String> scraped = send("GET", admin + "/metrics", null);
+
+    assertThat(scraped.statusCode()).isEqualTo(200);
+    assertThat(scraped.headers().firstValue("Content-Type").orElseThrow())
+        .startsWith("text/plain; version=0.0.4");
+    List<String> lines = scraped.body().lines().filter(line -> !line.isBlank()).toList();
+    assertThat(lines)
+        .allSatisfy(
+            line ->
+                assertThat(SAMPLE.matcher(line).matches() || COMMENT.matcher(line).matches())
+                    .as("a Prometheus text line: %s", line)
+                    .isTrue());
+    assertThat(lines).anyMatch(line -> line.startsWith("s3stream_"));
+    // The timer counts requests by protocol, method and status, never by stream name.
+    assertThat(lines)
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith("picomq_http_requests_seconds_count{")
+                    .contains("method=\"POST\"", "protocol=\"pico\"", "status=\"20")
+                    .endsWith(" 3"));
+    assertThat(lines)
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith("picomq_http_requests_seconds_count{")
+                    .contains("method=\"GET\"", "status=\"404\""));
+    assertThat(lines).anyMatch(line -> line.startsWith("picomq_http_requests_seconds_sum{"));
+    assertThat(scraped.body()).doesNotContain("m/s", "m/missing");
+  }
+
+  @Test
+  void transferIsValidatedAndAnsweredClearlyOnOneNode() throws Exception {
+    assertThat(send("PUT", base + "/t/s", "").statusCode()).isEqualTo(201);
+    String transfer = admin + "/admin/transfer";
+
+    HttpResponse<String> self = send("POST", transfer, "{\"stream\": \"/t/s\", \"toNode\": 1}");
+    assertThat(self.statusCode()).isEqualTo(409);
+    assertThat(self.body()).contains("\"error\":\"already_on_node\"");
+
+    HttpResponse<String> unknownNode =
+        send("POST", transfer, "{\"stream\": \"/t/s\", \"toNode\": 7}");
+    assertThat(unknownNode.statusCode()).isEqualTo(404);
+    assertThat(unknownNode.body()).contains("\"error\":\"unknown_node\"", "node 7");
+
+    HttpResponse<String> unknownStream =
+        send("POST", transfer, "{\"stream\": \"/t/nope\", \"toNode\": 1}");
+    assertThat(unknownStream.statusCode()).isEqualTo(404);
+    assertThat(unknownStream.body()).contains("\"error\":\"stream_not_found\"", "/t/nope");
+
+    for (String bad :
+        List.of(
+            "not json", "{}", "{\"stream\": \"/t/s\"}", "{\"stream\": 3, \"toNode\": 1}", "[]")) {
+      HttpResponse<String> answer = send("POST", transfer, bad);
+      assertThat(answer.statusCode()).as(bad).isEqualTo(400);
+      assertThat(answer.body()).as(bad).contains("\"error\":\"bad_request\"");
+    }
+    assertThat(send("GET", transfer, null).statusCode()).isEqualTo(405);
+    // Nothing was proposed: the stream stays where it was, with no pending transfer.
+    assertThat(send("GET", admin + "/admin/streams/t/s", null).body())
+        .contains("\"owner\":1", "\"pendingTransferTo\":null");
+  }
+
+  @Test
+  void transferToAnotherRegisteredNodeIsPendingUntilTheHandoff() throws Exception {
+    assertThat(send("PUT", base + "/t/open", "").statusCode()).isEqualTo(201);
+    assertThat(send("POST", base + "/t/open", "x").statusCode()).isBetween(200, 204);
+    // A second node registers in the metadata log (as its own process would; one SQLite file
+    // serves one process, so this node proposes the registration on its behalf).
+    assertThat(node.plane().propose(new Command.RegisterNode(2, 1, "http://127.0.0.1:1", 1)).join())
+        .isInstanceOf(Result.Ok.class);
+    String transfer = admin + "/admin/transfer";
+
+    HttpResponse<String> pending =
+        send("POST", transfer, "{\"stream\": \"/t/open\", \"toNode\": 2}");
+
+    assertThat(pending.statusCode()).isEqualTo(202);
+    assertThat(pending.body()).contains("\"fromNode\":1", "\"toNode\":2", "\"state\":\"pending\"");
+    assertThat(send("GET", admin + "/admin/cluster", null).body())
+        .contains("\"fromNode\":1", "\"toNode\":2");
+    assertThat(send("GET", admin + "/admin/streams/t/open", null).body())
+        .contains("\"pendingTransferTo\":2");
+    // Asking again is idempotent; asking for another target while one is pending conflicts.
+    assertThat(send("POST", transfer, "{\"stream\": \"/t/open\", \"toNode\": 2}").statusCode())
+        .isEqualTo(202);
+    HttpResponse<String> conflict =
+        send("POST", transfer, "{\"stream\": \"/t/open\", \"toNode\": 1}");
+    assertThat(conflict.statusCode()).isEqualTo(409);
+    assertThat(conflict.body()).contains("\"error\":\"transfer_conflict\"");
+  }
+
+  private HttpResponse<String> send(String method, String url, String body) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+    if (body != null) {
+      request.header("Content-Type", "text/plain");
+    }
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}

@@ -1,0 +1,134 @@
+package io.picomq.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.picomq.frontend.Protocol;
+import io.picomq.meta.apply.Result;
+import io.picomq.meta.command.Command;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dashboard in a real browser: headless Chromium (Debian's {@code chromium}) driven by
+ * playwright-core from {@code src/test/dashboard}, against a whole node on free ports. Skipped,
+ * saying so, where Chromium or npm is missing.
+ */
+class DashboardTest {
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path SCRIPTS = Path.of("src/test/dashboard").toAbsolutePath();
+
+  @TempDir Path dir;
+
+  @Test
+  void showsTheNodeItsReadinessNodesAndPendingTransfers() throws Exception {
+    requireBrowser();
+    Node node = Node.start(AdminApiTest.config(dir, 1, Protocol.PICO), Clock.systemUTC());
+    try {
+      String base = "http://127.0.0.1:" + node.address().getPort();
+      String admin = "http://127.0.0.1:" + node.adminAddress().orElseThrow().getPort();
+      HttpClient http = HttpClient.newHttpClient();
+      HttpResponse<String> created =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/dash/s"))
+                  .PUT(HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(created.statusCode()).isEqualTo(201);
+      // A second node and a pending transfer to it, so the page has a transfer to show.
+      assertThat(
+              node.plane().propose(new Command.RegisterNode(2, 5, "http://127.0.0.1:1", 3)).join())
+          .isInstanceOf(Result.Ok.class);
+      HttpResponse<String> transfer =
+          http.send(
+              HttpRequest.newBuilder(URI.create(admin + "/admin/transfer"))
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          "{\"stream\": \"/dash/s\", \"toNode\": 2}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(transfer.statusCode()).isEqualTo(202);
+      JsonNode pending = new ObjectMapper().readTree(transfer.body());
+
+      JsonNode shown = runDashboardScript(admin + "/");
+
+      assertThat(shown.path("errors")).isEmpty();
+      assertThat(shown.path("nodeId").asText()).isEqualTo("1");
+      assertThat(shown.path("ready").asText()).isEqualTo("ready");
+      assertThat(shown.path("status").asText()).isEqualTo("ready");
+      assertThat(shown.path("nodes").toString())
+          .contains("[\"1\",\"1\",")
+          .contains("[\"2\",\"5\",\"http://127.0.0.1:1\",\"3\",\"0\"]");
+      assertThat(shown.path("transfers").toString())
+          .isEqualTo(
+              "[[\""
+                  + pending.path("streamId").asLong()
+                  + "\",\"1\",\"2\",\""
+                  + pending.path("epoch").asLong()
+                  + "\"]]");
+    } finally {
+      node.stop(Duration.ZERO);
+    }
+  }
+
+  private static void requireBrowser() {
+    boolean chromium = Files.isExecutable(CHROMIUM);
+    boolean npm = onPath("npm") && onPath("node");
+    String why =
+        "SKIPPED DashboardTest: "
+            + (chromium ? "" : CHROMIUM + " is missing (apt-get install -y chromium) ")
+            + (npm ? "" : "node/npm are missing");
+    if (!chromium || !npm) {
+      System.err.println("WARNING: " + why);
+    }
+    assumeTrue(chromium && npm, why);
+  }
+
+  private static boolean onPath(String command) {
+    String path = System.getenv().getOrDefault("PATH", "");
+    for (String entry : path.split(File.pathSeparator)) {
+      if (Files.isExecutable(Path.of(entry, command))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private JsonNode runDashboardScript(String url) throws IOException, InterruptedException {
+    if (!Files.isDirectory(SCRIPTS.resolve("node_modules/playwright-core"))) {
+      run(List.of("npm", "ci", "--no-audit", "--no-fund"), 180);
+    }
+    String out = run(List.of("node", "check-dashboard.mjs", url), 60);
+    return new ObjectMapper().readTree(out.strip().lines().reduce((a, b) -> b).orElse("{}"));
+  }
+
+  private String run(List<String> command, int timeoutSeconds)
+      throws IOException, InterruptedException {
+    Path log = dir.resolve("script.err");
+    Process process =
+        new ProcessBuilder(command).directory(SCRIPTS.toFile()).redirectError(log.toFile()).start();
+    byte[] out = process.getInputStream().readAllBytes();
+    boolean exited = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+    if (!exited) {
+      process.destroyForcibly();
+    }
+    String err = Files.readString(log, StandardCharsets.UTF_8);
+    assertThat(exited && process.exitValue() == 0).as("%s failed:%n%s", command, err).isTrue();
+    return new String(out, StandardCharsets.UTF_8);
+  }
+}
