@@ -19,6 +19,5 @@ classpath_file="$module/target/bench-classpath.txt"
 mvn -q -B -pl "$module" -am test-compile dependency:build-classpath -Dspotless.check.skip=true \
   -Dforbiddenapis.skip=true -Dmdep.outputFile="$PWD/$classpath_file" -Dmdep.includeScope=test
 exec java -Xms"${BENCH_HEAP:-4g}" -Xmx"${BENCH_HEAP:-4g}" -XX:ActiveProcessorCount="${BENCH_CORES:-2}" \
-  -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
   -cp "$module/target/test-classes:$module/target/classes:$(cat "$classpath_file")" \
   io.picomq.server.metadata.MetadataScaleBenchmark "$@"

@@ -92,6 +92,10 @@ public final class MetadataScaleBenchmark {
         Runtime.getRuntime().maxMemory() >> 20,
         loadAverage());
 
+    if (streams < 100_000 || streams > 2_000_000) {
+      throw new IllegalArgumentException(
+          "streams " + streams + " is not in 100,000..2,000,000 (the restart's log layout needs it)");
+    }
     heapPerStream(streams, heapRuns);
 
     List<Command> commands = buildCommands(streams);
@@ -273,15 +277,20 @@ public final class MetadataScaleBenchmark {
   static void restart(MetadataState built, List<Command> commands, String metaUrl)
       throws Exception {
     int interval = Math.toIntExact(OPTIONS.snapshotEveryRows());
+    long tailStreams = (interval - 1L) * ((OPTIONS.maxCommandsPerRow() - 1) / 3);
     if (commands.size() < interval
-        || (commands.size() + interval - 1) / interval > OPTIONS.maxCommandsPerRow()) {
+        || (commands.size() + interval - 1) / interval > OPTIONS.maxCommandsPerRow()
+        || tailStreams > built.nextStreamId() * 9 / 10) {
       throw new IllegalArgumentException(
-          commands.size()
-              + " build commands do not fill "
+          "the build's "
+              + commands.size()
+              + " commands must fill "
               + interval
               + " rows of 1 to "
               + OPTIONS.maxCommandsPerRow()
-              + ": use at least 20,000 and at most 2,000,000 streams");
+              + " and leave "
+              + tailStreams
+              + " closed streams for the tail: use 100,000 to 2,000,000 streams");
     }
     Path folder = metaUrl == null ? Files.createTempDirectory("picomq-meta-bench") : null;
     String url = metaUrl == null ? "sqlite:" + folder.resolve("meta.db") : metaUrl;
