@@ -18,10 +18,10 @@ import java.util.List;
  *
  * <p>The log that replicates this machine is the SQL log ({@code io.picomq.sql.log.SqlLog}, adapted
  * in {@code io.picomq.server.metadata.MetadataStateMachine}). It owns the row format: a row is a
- * batch of commands, each encoded by {@link #encode}. Its tailer decodes every command of a row with
- * {@link #decode}, applies them in order with {@link #apply}, and publishes the state. A snapshot is
- * {@link #snapshot}; a restarting node does {@code state = restore(bytes)} and replays the rows
- * after it.
+ * batch of commands, each encoded by {@link #encode}. Its tailer decodes every command of a row
+ * with {@link #decode}, applies them in order with {@link #apply}, and publishes the state. A
+ * snapshot is {@link #snapshot}; a restarting node does {@code state = restore(bytes)} and replays
+ * the rows after it.
  */
 public final class MetadataMachine {
 

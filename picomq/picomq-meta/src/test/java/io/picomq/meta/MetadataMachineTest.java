@@ -22,8 +22,7 @@ class MetadataMachineTest {
             new Command.CreateStream(),
             new Command.OpenStream(0, 1, 100));
 
-    MetadataMachine.AppliedRow applied =
-        MetadataMachine.applyRow(MetadataMachine.initial(), row);
+    MetadataMachine.AppliedRow applied = MetadataMachine.applyRow(MetadataMachine.initial(), row);
 
     assertThat(applied.results()).hasSize(4);
     assertThat(applied.results().get(1))

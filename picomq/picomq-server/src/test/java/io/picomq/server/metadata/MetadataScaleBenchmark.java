@@ -8,8 +8,8 @@ import io.picomq.meta.state.MetadataState;
 import io.picomq.sql.backend.BackendOptions;
 import io.picomq.sql.backend.Dialect;
 import io.picomq.sql.backend.MetaUrl;
+import io.picomq.sql.backend.Schema;
 import io.picomq.sql.backend.SqlBackend;
-import io.picomq.sql.backend.TableNames;
 import io.picomq.sql.log.Applied;
 import io.picomq.sql.log.DecodeException;
 import io.picomq.sql.log.LogOptions;
@@ -94,7 +94,9 @@ public final class MetadataScaleBenchmark {
 
     if (streams < 100_000 || streams > 2_000_000) {
       throw new IllegalArgumentException(
-          "streams " + streams + " is not in 100,000..2,000,000 (the restart's log layout needs it)");
+          "streams "
+              + streams
+              + " is not in 100,000..2,000,000 (the restart's log layout needs it)");
     }
     heapPerStream(streams, heapRuns);
 
@@ -294,7 +296,8 @@ public final class MetadataScaleBenchmark {
     }
     Path folder = metaUrl == null ? Files.createTempDirectory("picomq-meta-bench") : null;
     String url = metaUrl == null ? "sqlite:" + folder.resolve("meta.db") : metaUrl;
-    String prefix = "bench" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()) + "_";
+    String prefix =
+        "bench" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()) + "_";
     RowWriter rows = new RowWriter(ThreadLocalRandom.current().nextLong());
     try (SqlBackend backend =
         SqlBackend.open(MetaUrl.parse(url), BackendOptions.builder().tablePrefix(prefix).build())) {
@@ -338,7 +341,8 @@ public final class MetadataScaleBenchmark {
         for (int i = 0; i < catchUp.length; i++) {
           String load = loadAverage();
           long start = System.nanoTime();
-          try (SqlLog<MetadataState, Command, Result> log = new SqlLog<>(backend, MACHINE, OPTIONS)) {
+          try (SqlLog<MetadataState, Command, Result> log =
+              new SqlLog<>(backend, MACHINE, OPTIONS)) {
             View<MetadataState> view =
                 log.start().get(CATCH_UP_LIMIT.toSeconds(), TimeUnit.SECONDS);
             catchUp[i] = System.nanoTime() - start;
@@ -367,7 +371,7 @@ public final class MetadataScaleBenchmark {
         withoutSql(MACHINE.encodeSnapshot(built), tailPayloads, expected);
       } finally {
         if (backend.dialect() == Dialect.POSTGRES) {
-          drop(backend);
+          Schema.drop(backend);
         }
       }
     } finally {
@@ -379,11 +383,7 @@ public final class MetadataScaleBenchmark {
 
   /** Rows 1 to {@code interval}: the build; a node replays them and stores the snapshot. */
   private static void storeBuildAndSnapshot(
-      SqlBackend backend,
-      MetadataState built,
-      List<Command> commands,
-      int interval,
-      RowWriter rows)
+      SqlBackend backend, MetadataState built, List<Command> commands, int interval, RowWriter rows)
       throws Exception {
     List<byte[]> payloads = new ArrayList<>(interval);
     for (int r = 0; r < interval; r++) {
@@ -466,22 +466,20 @@ public final class MetadataScaleBenchmark {
     }
   }
 
+  /** Stores rows at {@code firstIndex} on, in one transaction, as the flusher would one by one. */
   private static void insertRows(SqlBackend backend, long firstIndex, List<byte[]> payloads)
       throws SQLException {
+    String sql = "INSERT INTO " + backend.tables().log() + " (idx, payload) VALUES (?, ?)";
     backend.inTransaction(
         connection -> {
-          try (PreparedStatement insert =
-              connection.prepareStatement(
-                  "INSERT INTO " + backend.tables().log() + " (idx, payload) VALUES (?, ?)")) {
-            long index = firstIndex;
-            for (byte[] payload : payloads) {
-              insert.setLong(1, index++);
-              insert.setBytes(2, payload);
+          try (PreparedStatement insert = connection.prepareStatement(sql)) {
+            for (int i = 0; i < payloads.size(); i++) {
+              insert.setLong(1, firstIndex + i);
+              insert.setBytes(2, payloads.get(i));
               insert.addBatch();
             }
-            insert.executeBatch();
+            return insert.executeBatch();
           }
-          return null;
         });
   }
 
@@ -495,20 +493,6 @@ public final class MetadataScaleBenchmark {
             row.next();
             return row.getLong(1);
           }
-        });
-  }
-
-  private static void drop(SqlBackend backend) throws SQLException {
-    TableNames tables = backend.tables();
-    backend.withConnection(
-        connection -> {
-          try (Statement drop = connection.createStatement()) {
-            for (String table :
-                List.of(tables.log(), tables.snapshot(), tables.lease(), tables.schemaVersion())) {
-              drop.execute("DROP TABLE IF EXISTS " + table);
-            }
-          }
-          return null;
         });
   }
 

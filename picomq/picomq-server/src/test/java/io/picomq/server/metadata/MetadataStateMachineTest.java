@@ -32,8 +32,7 @@ class MetadataStateMachineTest {
             new Command.CloseStream(0, 0, 1, 100));
 
     byte[] payload =
-        RowCodec.encode(
-            new LogRow(7, 1, commands.stream().map(machine::encodeCommand).toList()));
+        RowCodec.encode(new LogRow(7, 1, commands.stream().map(machine::encodeCommand).toList()));
 
     List<Command> decoded = new ArrayList<>();
     for (byte[] command : RowCodec.decode(payload).commands()) {

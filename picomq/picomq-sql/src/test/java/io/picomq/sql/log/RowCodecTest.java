@@ -115,14 +115,16 @@ class RowCodecTest {
     assertThatThrownBy(() -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0000")))
         .isInstanceOf(DecodeException.class)
         .hasMessage("row holds no commands");
-    assertThatThrownBy(() -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0001" + "00000005" + "0a0b0c")))
+    assertThatThrownBy(
+            () -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0001" + "00000005" + "0a0b0c")))
         .isInstanceOf(DecodeException.class)
         .hasMessage("command 0 claims 5 bytes, row has 3");
     assertThatThrownBy(
             () -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0001" + "00000003" + "0a0b0c" + "ff")))
         .isInstanceOf(DecodeException.class)
         .hasMessage("1 bytes follow the last command");
-    assertThatThrownBy(() -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0002" + "00000003" + "0a0b0c")))
+    assertThatThrownBy(
+            () -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0002" + "00000003" + "0a0b0c")))
         .as("the second command is missing")
         .isInstanceOf(DecodeException.class)
         .hasMessage("row is truncated");
