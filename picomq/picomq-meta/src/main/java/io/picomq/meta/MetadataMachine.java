@@ -5,7 +5,6 @@ import io.picomq.meta.apply.MetadataApplier;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.codec.CommandCodec;
 import io.picomq.meta.codec.MetadataDecodeException;
-import io.picomq.meta.codec.RowCodec;
 import io.picomq.meta.codec.StateCodec;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.state.MetadataState;
@@ -14,18 +13,17 @@ import java.util.List;
 
 /**
  * Everything a metadata log needs from this module, in one place: the initial state, apply, and the
- * binary forms of commands, rows and snapshots. All methods are pure and thread-safe; states are
+ * binary forms of commands and snapshots. All methods are pure and thread-safe; states are
  * immutable values.
  *
- * <p>A log tailer keeps {@code state} and, for each row, does {@code AppliedRow applied =
- * applyRow(state, decodeRow(payload)); state = applied.state();} then publishes {@code state}. A
- * snapshot is {@code snapshot(state)}; a restarting node does {@code state = restore(bytes)} and
- * replays the rows after it.
+ * <p>The log that replicates this machine is the SQL log ({@code io.picomq.sql.log.SqlLog}, adapted
+ * in {@code io.picomq.server.metadata.MetadataStateMachine}). It owns the row format: a row is a
+ * batch of commands, each encoded by {@link #encode}. Its tailer decodes every command of a row
+ * with {@link #decode}, applies them in order with {@link #apply}, and publishes the state. A
+ * snapshot is {@link #snapshot}; a restarting node does {@code state = restore(bytes)} and replays
+ * the rows after it.
  */
 public final class MetadataMachine {
-
-  /** The most commands one log row holds. */
-  public static final int MAX_COMMANDS_PER_ROW = RowCodec.MAX_COMMANDS;
 
   private MetadataMachine() {}
 
@@ -46,7 +44,10 @@ public final class MetadataMachine {
     }
   }
 
-  /** Applies a row's commands in order; a rejected command does not stop the ones after it. */
+  /**
+   * Applies commands in order, as the log's tailer applies the commands of one row; a rejected
+   * command does not stop the ones after it.
+   */
   public static AppliedRow applyRow(MetadataState state, List<Command> commands) {
     List<Result> results = new ArrayList<>(commands.size());
     MetadataState current = state;
@@ -64,15 +65,6 @@ public final class MetadataMachine {
 
   public static Command decode(byte[] bytes) throws MetadataDecodeException {
     return CommandCodec.decode(bytes);
-  }
-
-  /** One log row's payload; 1 to {@link #MAX_COMMANDS_PER_ROW} commands. */
-  public static byte[] encodeRow(List<Command> commands) {
-    return RowCodec.encode(commands);
-  }
-
-  public static List<Command> decodeRow(byte[] payload) throws MetadataDecodeException {
-    return RowCodec.decode(payload);
   }
 
   /** The deterministic bytes of a state: equal states give identical bytes. */

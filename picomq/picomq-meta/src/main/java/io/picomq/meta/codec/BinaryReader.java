@@ -27,10 +27,6 @@ final class BinaryReader {
     return end - position;
   }
 
-  int position() {
-    return position;
-  }
-
   int u8() throws MetadataDecodeException {
     need(1);
     return bytes[position++] & 0xFF;
@@ -108,11 +104,6 @@ final class BinaryReader {
     System.arraycopy(bytes, position, value, 0, length);
     position += length;
     return value;
-  }
-
-  void skip(int count) throws MetadataDecodeException {
-    need(count);
-    position += count;
   }
 
   void expectEnd(String what) throws MetadataDecodeException {

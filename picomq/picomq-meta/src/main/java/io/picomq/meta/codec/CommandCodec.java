@@ -79,13 +79,7 @@ public final class CommandCodec {
 
   /** Decodes exactly one command that fills {@code bytes}. */
   public static Command decode(byte[] bytes) throws MetadataDecodeException {
-    return decode(bytes, 0, bytes.length);
-  }
-
-  /** Decodes exactly one command that fills {@code bytes[offset, offset + length)}. */
-  public static Command decode(byte[] bytes, int offset, int length)
-      throws MetadataDecodeException {
-    BinaryReader in = new BinaryReader(bytes, offset, length);
+    BinaryReader in = new BinaryReader(bytes, 0, bytes.length);
     Command command = read(in);
     in.expectEnd("command");
     return command;

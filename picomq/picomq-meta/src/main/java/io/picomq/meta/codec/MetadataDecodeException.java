@@ -18,7 +18,7 @@ public final class MetadataDecodeException extends Exception {
     UNKNOWN_VERSION,
     /** A field holds a value its type does not allow (negative count, bad UTF-8, bad range...). */
     INVALID_FIELD,
-    /** The checksum of a row or snapshot does not match its bytes. */
+    /** The checksum of a snapshot does not match its bytes. */
     CHECKSUM_MISMATCH
   }
 

@@ -79,18 +79,23 @@ public final class MetadataPlane implements AutoCloseable {
     MetaUrl url = MetaUrl.parse(metaUrl);
     SqlBackend backend = SqlBackend.open(url, options);
     String name = "node-" + identity.nodeId();
+    SqlLog<MetadataState, Command, Result> log =
+        new SqlLog<>(backend, new MetadataStateMachine(), logOptions(name));
+    MaintenanceLease lease =
+        new MaintenanceLease(
+            backend, name + "@" + identity.nodeEpoch(), clock, LeaseOptions.defaults());
+    return new MetadataPlane(backend, log, lease, identity, url.redacted());
+  }
+
+  /** The options of a node's metadata log; the scale benchmark restarts a log with these too. */
+  static LogOptions logOptions(String name) {
     LogOptions.Builder logOptions = LogOptions.builder().name(name);
     // The tailer's poll is only a safety net: on SQLite every row comes from this node's flusher,
     // which wakes the tailer itself; on Postgres other nodes' rows also arrive as notifications
     // (LISTEN/NOTIFY). At the default 10 ms the poll was most of an idle node's CPU (100 queries a
     // second; figures in website/pages/docs/operating.md).
     logOptions.pollInterval(POLL_INTERVAL);
-    SqlLog<MetadataState, Command, Result> log =
-        new SqlLog<>(backend, new MetadataStateMachine(), logOptions.build());
-    MaintenanceLease lease =
-        new MaintenanceLease(
-            backend, name + "@" + identity.nodeEpoch(), clock, LeaseOptions.defaults());
-    return new MetadataPlane(backend, log, lease, identity, url.redacted());
+    return logOptions.build();
   }
 
   /**

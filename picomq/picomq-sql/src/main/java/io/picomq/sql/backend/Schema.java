@@ -94,6 +94,26 @@ public final class Schema {
         });
   }
 
+  /**
+   * Drops every table of this backend's prefix, if present. For tests and benchmarks that give each
+   * run its own prefix in a shared database; a node never calls it.
+   */
+  public static void drop(SqlBackend backend) throws SQLException {
+    TableNames tables = backend.tables();
+    backend.withConnection(
+        connection -> {
+          try (Statement statement = connection.createStatement()) {
+            for (String table :
+                new String[] {
+                  tables.log(), tables.snapshot(), tables.lease(), tables.schemaVersion()
+                }) {
+              statement.execute("DROP TABLE IF EXISTS " + table);
+            }
+          }
+          return null;
+        });
+  }
+
   private static int installedVersion(Statement statement, TableNames tables) throws SQLException {
     try (ResultSet rows =
         statement.executeQuery("SELECT MAX(version) FROM " + tables.schemaVersion())) {

@@ -2,15 +2,14 @@ package io.picomq.sql.bench;
 
 import io.picomq.sql.backend.BackendOptions;
 import io.picomq.sql.backend.MetaUrl;
+import io.picomq.sql.backend.Schema;
 import io.picomq.sql.backend.SqlBackend;
-import io.picomq.sql.backend.TableNames;
 import io.picomq.sql.kv.KvCommand;
 import io.picomq.sql.kv.KvMachine;
 import io.picomq.sql.kv.KvResult;
 import io.picomq.sql.kv.KvState;
 import io.picomq.sql.log.LogOptions;
 import io.picomq.sql.log.SqlLog;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -51,7 +50,7 @@ public final class GroupCommitBenchmark {
       try {
         run(backend, count);
       } finally {
-        drop(backend);
+        Schema.drop(backend);
       }
     }
   }
@@ -120,19 +119,5 @@ public final class GroupCommitBenchmark {
             count / (took.toNanos() / 1e9),
             rows,
             (double) count / rows));
-  }
-
-  private static void drop(SqlBackend backend) throws Exception {
-    TableNames tables = backend.tables();
-    backend.withConnection(
-        connection -> {
-          try (Statement drop = connection.createStatement()) {
-            for (String table :
-                List.of(tables.log(), tables.snapshot(), tables.lease(), tables.schemaVersion())) {
-              drop.execute("DROP TABLE IF EXISTS " + table);
-            }
-          }
-          return null;
-        });
   }
 }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.picomq.sql.backend.BackendOptions;
 import io.picomq.sql.backend.MetaUrl;
+import io.picomq.sql.backend.Schema;
 import io.picomq.sql.backend.SqlBackend;
-import io.picomq.sql.backend.TableNames;
 import io.picomq.sql.fault.Eventually;
 import io.picomq.sql.kv.KvCommand;
 import io.picomq.sql.kv.KvResult;
@@ -15,7 +15,6 @@ import io.picomq.sql.log.SqlLog;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -65,23 +64,7 @@ class PostgresMetaPlaneTest extends MetaPlaneContract {
   @Override
   protected void closeBackends() throws SQLException {
     if (!backends.isEmpty()) {
-      TableNames tables = backends.get(0).tables();
-      backends
-          .get(0)
-          .withConnection(
-              connection -> {
-                try (Statement drop = connection.createStatement()) {
-                  for (String table :
-                      List.of(
-                          tables.log(),
-                          tables.snapshot(),
-                          tables.lease(),
-                          tables.schemaVersion())) {
-                    drop.execute("DROP TABLE IF EXISTS " + table);
-                  }
-                }
-                return null;
-              });
+      Schema.drop(backends.get(0));
     }
     backends.forEach(SqlBackend::close);
     backends.clear();

@@ -6,8 +6,10 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
@@ -95,5 +97,47 @@ class RowCodecTest {
     assertThatThrownBy(() -> RowCodec.decode(payload))
         .isInstanceOf(DecodeException.class)
         .hasMessage("unknown row format version 2");
+  }
+
+  /** {@code body} followed by its correct CRC32C, so only the structure can be refused. */
+  private static byte[] sealed(String hexBody) {
+    byte[] body = HexFormat.of().parseHex(hexBody);
+    return ByteBuffer.allocate(body.length + 4)
+        .put(body)
+        .putInt(RowCodec.crc(body, body.length))
+        .array();
+  }
+
+  private static final String WRITER_7_BATCH_1 = "01" + "0000000000000007" + "0000000000000001";
+
+  @Test
+  void aWellSealedRowWithABadStructureIsRefusedWithItsReason() {
+    assertThatThrownBy(() -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0000")))
+        .isInstanceOf(DecodeException.class)
+        .hasMessage("row holds no commands");
+    assertThatThrownBy(
+            () -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0001" + "00000005" + "0a0b0c")))
+        .isInstanceOf(DecodeException.class)
+        .hasMessage("command 0 claims 5 bytes, row has 3");
+    assertThatThrownBy(
+            () -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0001" + "00000003" + "0a0b0c" + "ff")))
+        .isInstanceOf(DecodeException.class)
+        .hasMessage("1 bytes follow the last command");
+    assertThatThrownBy(
+            () -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0002" + "00000003" + "0a0b0c")))
+        .as("the second command is missing")
+        .isInstanceOf(DecodeException.class)
+        .hasMessage("row is truncated");
+  }
+
+  @Test
+  void aRowHoldsOneTo65535Commands() throws DecodeException {
+    assertThatThrownBy(() -> new LogRow(1, 1, List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new LogRow(1, 1, Collections.nCopies(65_536, new byte[0])))
+        .isInstanceOf(IllegalArgumentException.class);
+
+    LogRow largest = new LogRow(1, 1, Collections.nCopies(65_535, new byte[] {5}));
+    assertThat(RowCodec.decode(RowCodec.encode(largest)).commands()).hasSize(65_535);
   }
 }
