@@ -13,7 +13,7 @@ import io.picomq.s3stream.core.EngineResources;
 import io.picomq.s3stream.core.metrics.MeteredObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStoreWatch;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.objectstore.uri.ObjectStorageUri;
 import io.picomq.s3stream.objectstore.uri.ObjectStores;
 import io.picomq.s3stream.wal.ObjectWal;

@@ -1,9 +1,8 @@
 package io.picomq.frontend.http;
 
+import io.picomq.s3stream.api.Causes;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.picomq.server.stream.StreamUnusableException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +22,7 @@ public final class Failures {
     if (Unavailable.answer(exchange, failure)) {
       return; // storage or metadata failing, or the request timeout
     }
-    Throwable cause = unwrap(failure);
+    Throwable cause = Causes.unwrap(failure);
     if (cause instanceof StreamUnusableException unusable) {
       // Reported in the node's log once; the client learns why, and that DELETE removes it.
       if (!exchange.answered()) {
@@ -39,14 +38,5 @@ public final class Failures {
       exchange.respondError(
           HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal", "the server failed: a bug");
     }
-  }
-
-  private static Throwable unwrap(Throwable failure) {
-    Throwable cause = failure;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 }

@@ -18,7 +18,7 @@ import io.picomq.s3stream.core.Engine;
 import io.picomq.s3stream.core.EngineResources;
 import io.picomq.s3stream.objectstore.ObjectInfo;
 import io.picomq.s3stream.objectstore.ObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.objectstore.uri.ObjectStorageUri;
 import io.picomq.s3stream.wal.ObjectWal;
 import io.picomq.s3stream.wal.WalConfig;

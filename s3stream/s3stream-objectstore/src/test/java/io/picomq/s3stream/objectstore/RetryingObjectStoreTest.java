@@ -1,5 +1,6 @@
 package io.picomq.s3stream.objectstore;
 
+import io.picomq.s3stream.time.Scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;

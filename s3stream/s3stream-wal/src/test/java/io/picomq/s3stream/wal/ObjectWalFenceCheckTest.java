@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.picomq.s3stream.objectstore.MemoryObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.objectstore.file.FileObjectStore;
 import io.picomq.s3stream.wal.WriteAheadLogContract.Appended;
 import io.picomq.s3stream.walobject.WalObjectKeys;

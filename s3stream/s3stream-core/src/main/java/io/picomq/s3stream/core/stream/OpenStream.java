@@ -1,5 +1,6 @@
 package io.picomq.s3stream.core.stream;
 
+import io.picomq.s3stream.api.Causes;
 import io.netty.buffer.ByteBuf;
 import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.FetchResult;
@@ -167,7 +168,7 @@ public final class OpenStream implements Stream {
               state = StreamState.CLOSED;
               onClosed.accept(this);
               if (error != null) {
-                closed.completeExceptionally(WritePath.unwrap(error));
+                closed.completeExceptionally(Causes.unwrap(error));
               } else {
                 closed.complete(null);
               }

@@ -6,7 +6,7 @@ import io.picomq.s3stream.objectstore.ObjectStoreException;
 import io.picomq.s3stream.objectstore.ObjectStoreWatch;
 import io.picomq.s3stream.objectstore.RetryPolicy;
 import io.picomq.s3stream.objectstore.RetryingObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.objectstore.file.FileObjectStore;
 import io.picomq.s3stream.objectstore.s3.S3ObjectStore;
 import io.picomq.s3stream.objectstore.s3.S3Settings;
