@@ -1,11 +1,11 @@
 package io.picomq.cli;
 
-import io.picomq.s3stream.api.Causes;
 import io.picomq.client.PicoException;
 import io.picomq.client.PicoTransportException;
 import io.picomq.client.ServiceUnavailableException;
 import io.picomq.client.StreamNotFoundException;
 import io.picomq.client.UnsupportedByProtocolException;
+import io.picomq.s3stream.api.Causes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import picocli.CommandLine;

@@ -1,7 +1,7 @@
 package io.picomq.frontend.http;
 
-import io.picomq.s3stream.api.Causes;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.server.stream.StreamUnusableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

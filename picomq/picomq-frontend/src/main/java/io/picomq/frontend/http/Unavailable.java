@@ -1,6 +1,5 @@
 package io.picomq.frontend.http;
 
-import io.picomq.s3stream.api.Causes;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -8,6 +7,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.server.stream.StreamUnavailableException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

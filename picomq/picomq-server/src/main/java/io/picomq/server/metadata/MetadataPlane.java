@@ -1,10 +1,10 @@
 package io.picomq.server.metadata;
 
-import io.picomq.s3stream.api.Causes;
 import io.picomq.meta.apply.Outcome;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.state.MetadataState;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.sql.backend.BackendOptions;
 import io.picomq.sql.backend.MetaUrl;
 import io.picomq.sql.backend.SqlBackend;

@@ -1,7 +1,7 @@
 package io.picomq.server.service;
 
-import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.AppendOutcome;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.MetadataRejectedException;
 import io.picomq.s3stream.api.StorageHealth;
 import io.picomq.s3stream.api.StreamEngine;

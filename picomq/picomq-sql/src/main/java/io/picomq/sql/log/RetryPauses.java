@@ -4,9 +4,8 @@ import io.picomq.s3stream.time.Backoff;
 import java.time.Duration;
 
 /**
- * Pauses between attempts of one loop against a failing database: the engine's {@link Backoff}
- * from 10 ms doubling up to a maximum, without jitter, counting the failures since the last
- * success.
+ * Pauses between attempts of one loop against a failing database: the engine's {@link Backoff} from
+ * 10 ms doubling up to a maximum, without jitter, counting the failures since the last success.
  *
  * <p>Threading: owner thread only (the loop that fails and retries).
  */

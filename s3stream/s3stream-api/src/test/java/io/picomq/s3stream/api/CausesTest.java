@@ -13,7 +13,8 @@ class CausesTest {
   @Test
   void findsTheFailureBeneathNestedFutureWrappers() {
     IOException root = new IOException("disk");
-    Throwable wrapped = new CompletionException(new ExecutionException(new CompletionException(root)));
+    Throwable wrapped =
+        new CompletionException(new ExecutionException(new CompletionException(root)));
     assertThat(Causes.unwrap(wrapped)).isSameAs(root);
   }
 

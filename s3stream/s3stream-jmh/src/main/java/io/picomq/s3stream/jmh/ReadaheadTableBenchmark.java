@@ -13,14 +13,14 @@ import java.util.SplittableRandom;
  * Why the readahead table ({@code core.read.Readahead}) is a hand-written LRU and not a Caffeine
  * cache: how many reads of sequential readers each table recognizes as continuations.
  *
- * <p>The table remembers a reader by where its next read begins; a read that begins there takes
- * the entry out, and the reader is remembered again at its new end. So every key is written once
- * and taken once, and nothing ever reads a key twice: Caffeine's frequency sketch sees every key
- * once, admission ties, and W-TinyLFU keeps the entries already in its main space and drops the
- * newcomer leaving its small admission window. Here: {@code sequential} readers each read once per
- * round, in a shuffled order, among {@code jumpers} one-off reads per round (random reads that
- * never continue), with the default table of 1,024 readers. A plain LRU recognizes every
- * continuation while fewer than 1,024 reads happen between two reads of one reader.
+ * <p>The table remembers a reader by where its next read begins; a read that begins there takes the
+ * entry out, and the reader is remembered again at its new end. So every key is written once and
+ * taken once, and nothing ever reads a key twice: Caffeine's frequency sketch sees every key once,
+ * admission ties, and W-TinyLFU keeps the entries already in its main space and drops the newcomer
+ * leaving its small admission window. Here: {@code sequential} readers each read once per round, in
+ * a shuffled order, among {@code jumpers} one-off reads per round (random reads that never
+ * continue), with the default table of 1,024 readers. A plain LRU recognizes every continuation
+ * while fewer than 1,024 reads happen between two reads of one reader.
  *
  * <p>Run: {@code java -cp s3stream/s3stream-jmh/target/benchmarks.jar
  * io.picomq.s3stream.jmh.ReadaheadTableBenchmark [rounds=200] [seed=1]}
@@ -75,8 +75,7 @@ public final class ReadaheadTableBenchmark {
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
-    System.out.printf(
-        "%-10s %-8s %12s %12s%n", "sequential", "jumpers", "LRU", "Caffeine");
+    System.out.printf("%-10s %-8s %12s %12s%n", "sequential", "jumpers", "LRU", "Caffeine");
     int[][] loads = {{256, 0}, {256, 256}, {512, 256}, {64, 512}, {900, 100}};
     for (int[] load : loads) {
       double lru = recognized(new Lru(), load[0], load[1], rounds, seed);

@@ -1,8 +1,8 @@
 package io.picomq.s3stream.object;
 
-import io.picomq.s3stream.api.Causes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.codec.CorruptDataException;
 import io.picomq.s3stream.codec.CorruptDataException.Reason;
 import io.picomq.s3stream.codec.RecordBatch;

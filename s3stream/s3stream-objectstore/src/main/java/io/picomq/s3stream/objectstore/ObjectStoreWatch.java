@@ -1,7 +1,7 @@
 package io.picomq.s3stream.objectstore;
 
-import io.picomq.s3stream.api.Causes;
 import io.netty.buffer.ByteBuf;
+import io.picomq.s3stream.api.Causes;
 import java.nio.file.FileSystemException;
 import java.time.Duration;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.picomq.s3stream.objectstore;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.util.ReferenceCountUtil;
 import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.time.Backoff;
 import io.picomq.s3stream.time.Scheduler;
-import io.netty.buffer.ByteBuf;
-import io.netty.util.ReferenceCountUtil;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

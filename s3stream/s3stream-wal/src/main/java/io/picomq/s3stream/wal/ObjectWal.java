@@ -1,9 +1,9 @@
 package io.picomq.s3stream.wal;
 
-import io.picomq.s3stream.api.Causes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.walobject.EncodedWalObject;

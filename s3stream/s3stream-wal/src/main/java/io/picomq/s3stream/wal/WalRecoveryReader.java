@@ -1,7 +1,7 @@
 package io.picomq.s3stream.wal;
 
-import io.picomq.s3stream.api.Causes;
 import io.netty.buffer.ByteBuf;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.codec.CorruptDataException;
 import io.picomq.s3stream.codec.WalRecord;
 import io.picomq.s3stream.objectstore.ObjectNotFoundException;

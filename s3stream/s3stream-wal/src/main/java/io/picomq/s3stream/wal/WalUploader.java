@@ -1,8 +1,8 @@
 package io.picomq.s3stream.wal;
 
-import io.picomq.s3stream.api.Causes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.objectstore.ObjectInfo;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStoreException;

@@ -1,10 +1,10 @@
 package io.picomq.s3stream.core.blockcache;
 
-import io.picomq.s3stream.api.Causes;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStoreException;
 import java.time.InstantSource;
@@ -499,7 +499,8 @@ public final class BlockCache implements AutoCloseable {
           unlink(page, dropped);
         }
         if (chunk == null || offset >= available) {
-          Throwable failure = error != null ? Causes.unwrap(error) : pastEnd(load.key, page.key.index());
+          Throwable failure =
+              error != null ? Causes.unwrap(error) : pastEnd(load.key, page.key.index());
           page.waiters.forEach(w -> completions.add(() -> w.completeExceptionally(failure)));
           continue;
         }

@@ -3,7 +3,7 @@ package io.picomq.s3stream.core.compaction;
 import io.picomq.s3stream.api.Causes;
 import java.util.concurrent.CompletionException;
 
-/** Unwrapping of future failures, so callers see the cause and not a wrapper. */
+/** A future's failure as an exception a later stage may throw, without its wrappers. */
 final class Failures {
 
   private Failures() {}

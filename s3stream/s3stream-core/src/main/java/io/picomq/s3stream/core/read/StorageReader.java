@@ -1,7 +1,7 @@
 package io.picomq.s3stream.core.read;
 
-import io.picomq.s3stream.api.Causes;
 import io.netty.buffer.ByteBuf;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.FastReadMissException;
 import io.picomq.s3stream.api.ObjectManager;
 import io.picomq.s3stream.api.ObjectMetadata;

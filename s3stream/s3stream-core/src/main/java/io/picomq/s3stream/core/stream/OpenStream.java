@@ -1,8 +1,8 @@
 package io.picomq.s3stream.core.stream;
 
-import io.picomq.s3stream.api.Causes;
 import io.netty.buffer.ByteBuf;
 import io.picomq.s3stream.api.AppendOutcome;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.FetchResult;
 import io.picomq.s3stream.api.ReadOptions;
 import io.picomq.s3stream.api.Stream;

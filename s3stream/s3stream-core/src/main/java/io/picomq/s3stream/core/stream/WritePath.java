@@ -1,9 +1,9 @@
 package io.picomq.s3stream.core.stream;
 
-import io.picomq.s3stream.api.Causes;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.picomq.s3stream.api.AppendOutcome;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.codec.RecordBatch;
 import io.picomq.s3stream.codec.RecordBatchCodec;
 import io.picomq.s3stream.codec.RecordBatchHeader;
@@ -504,7 +504,8 @@ public final class WritePath {
     @Override
     public void finish() {
       durable.whenComplete(
-          (ignored, error) -> confirmer.walAnswered(pending, error == null ? null : Causes.unwrap(error)));
+          (ignored, error) ->
+              confirmer.walAnswered(pending, error == null ? null : Causes.unwrap(error)));
     }
   }
 
