@@ -15,15 +15,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The host ({@code io.picomq} outside {@code io.picomq.s3stream}) talks to the engine only through
- * its facade: the contracts in {@code io.picomq.s3stream.api} and the builder in the root package
- * {@code io.picomq.s3stream}. The engine never depends on the host.
+ * its facade: the contracts in {@code io.picomq.s3stream.api}, the builder in the root package
+ * {@code io.picomq.s3stream}, and the dependency-free clock, timers and backoff in {@code
+ * io.picomq.s3stream.time}. The engine never depends on the host.
  */
 class EngineBoundaryTest {
 
   private static final DescribedPredicate<JavaClass> ENGINE_INTERNALS =
       DescribedPredicate.describe(
           "are engine internals (io.picomq.s3stream.. other than the facade packages"
-              + " io.picomq.s3stream and io.picomq.s3stream.api..)",
+              + " io.picomq.s3stream, io.picomq.s3stream.api.. and io.picomq.s3stream.time)",
           c -> isEngine(c) && !isFacade(c));
 
   private static final DescribedPredicate<JavaClass> HOST =
@@ -55,7 +56,8 @@ class EngineBoundaryTest {
     String name = c.getPackageName();
     return name.equals("io.picomq.s3stream")
         || name.equals("io.picomq.s3stream.api")
-        || name.startsWith("io.picomq.s3stream.api.");
+        || name.startsWith("io.picomq.s3stream.api.")
+        || name.equals("io.picomq.s3stream.time");
   }
 
   private static boolean isEngine(JavaClass c) {
@@ -87,5 +89,6 @@ class EngineBoundaryTest {
   void bothSidesOfTheBoundaryAreImported() {
     assertThat(PRODUCTION.containPackage("io.picomq.cli")).isTrue();
     assertThat(PRODUCTION.containPackage("io.picomq.s3stream.objectstore")).isTrue();
+    assertThat(PRODUCTION.containPackage("io.picomq.s3stream.time")).isTrue();
   }
 }

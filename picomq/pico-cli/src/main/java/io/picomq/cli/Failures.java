@@ -5,10 +5,9 @@ import io.picomq.client.PicoTransportException;
 import io.picomq.client.ServiceUnavailableException;
 import io.picomq.client.StreamNotFoundException;
 import io.picomq.client.UnsupportedByProtocolException;
+import io.picomq.s3stream.api.Causes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import picocli.CommandLine;
 
 /**
@@ -55,7 +54,7 @@ public final class Failures {
   }
 
   static Outcome describe(Throwable thrown) {
-    Throwable cause = unwrap(thrown);
+    Throwable cause = Causes.unwrap(thrown);
     return switch (cause) {
       case Failure failure -> new Outcome(failure.exitCode(), failure.getMessage());
       case UnsupportedByProtocolException unsupported ->
@@ -100,14 +99,5 @@ public final class Failures {
 
   private static String withCode(String message, String code) {
     return code == null || code.isEmpty() ? message : message + " (" + code + ")";
-  }
-
-  private static Throwable unwrap(Throwable thrown) {
-    Throwable cause = thrown;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 }

@@ -1,5 +1,6 @@
 package io.picomq.cli.bench;
 
+import io.picomq.s3stream.api.Causes;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -322,10 +323,7 @@ final class BenchRun {
   }
 
   private static String describe(Throwable error) {
-    Throwable cause = error;
-    while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
+    Throwable cause = Causes.unwrap(error);
     String message = cause.getMessage();
     return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
   }

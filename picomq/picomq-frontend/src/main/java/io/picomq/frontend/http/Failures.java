@@ -41,7 +41,12 @@ public final class Failures {
     }
   }
 
-  private static Throwable unwrap(Throwable failure) {
+  /**
+   * The failure behind the wrappers a future adds ({@link CompletionException}, {@link
+   * ExecutionException}). The frontend's one copy: it depends on the stream contract only, not on
+   * the engine's {@code Causes}.
+   */
+  static Throwable unwrap(Throwable failure) {
     Throwable cause = failure;
     while ((cause instanceof CompletionException || cause instanceof ExecutionException)
         && cause.getCause() != null) {

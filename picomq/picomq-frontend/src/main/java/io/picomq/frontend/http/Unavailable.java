@@ -13,8 +13,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
 /**
  * The answer to a {@link StreamUnavailableException}, the same for both protocols (their error
@@ -41,11 +39,7 @@ public final class Unavailable {
 
   /** The {@link StreamUnavailableException} behind {@code failure}, if that is what it is. */
   public static Optional<StreamUnavailableException> of(Throwable failure) {
-    Throwable cause = failure;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
+    Throwable cause = Failures.unwrap(failure);
     return cause instanceof StreamUnavailableException known
         ? Optional.of(known)
         : Optional.empty();

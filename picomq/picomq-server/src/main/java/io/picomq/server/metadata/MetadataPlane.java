@@ -4,6 +4,7 @@ import io.picomq.meta.apply.Outcome;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.state.MetadataState;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.sql.backend.BackendOptions;
 import io.picomq.sql.backend.MetaUrl;
 import io.picomq.sql.backend.SqlBackend;
@@ -19,7 +20,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -233,12 +233,7 @@ public final class MetadataPlane implements AutoCloseable {
   }
 
   static String rootMessage(Throwable e) {
-    Throwable cause = e;
-    while ((cause instanceof CompletionException
-            || cause instanceof java.util.concurrent.ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
+    Throwable cause = Causes.unwrap(e);
     if (cause instanceof TimeoutException) {
       return "timed out";
     }

@@ -1,6 +1,7 @@
 package io.picomq.server.service;
 
 import io.picomq.s3stream.api.AppendOutcome;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.MetadataRejectedException;
 import io.picomq.s3stream.api.StorageHealth;
 import io.picomq.s3stream.api.StreamEngine;
@@ -137,7 +138,7 @@ final class Failures {
    * @param writes whether the failed call changes state
    */
   RuntimeException translate(Throwable failure, boolean writes) {
-    Throwable cause = unwrap(failure);
+    Throwable cause = Causes.unwrap(failure);
     StreamUnavailableException typed = typed(cause);
     if (typed != null) {
       return writes ? typed : typed.forRead();
@@ -226,14 +227,5 @@ final class Failures {
         // released as far as it goes; nothing waits for it
       }
     }
-  }
-
-  private static Throwable unwrap(Throwable failure) {
-    Throwable cause = failure;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 }

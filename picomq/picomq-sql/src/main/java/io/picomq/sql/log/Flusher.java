@@ -133,7 +133,7 @@ final class Flusher<R> implements Runnable {
     long index = Math.max(knownLastIndex, appliedIndex.getAsLong()) + 1;
     boolean uncertain = false;
     boolean failing = false;
-    Backoff backoff = new Backoff(options.maxRetryBackoff());
+    RetryPauses backoff = new RetryPauses(options.maxRetryBackoff());
     while (true) {
       Optional<MetadataLogException> failure = health.failure();
       if (failure.isPresent()) {

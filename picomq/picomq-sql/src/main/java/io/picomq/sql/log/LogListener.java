@@ -49,7 +49,7 @@ final class LogListener implements Runnable {
 
   @Override
   public void run() {
-    Backoff backoff = new Backoff(options.maxRetryBackoff());
+    RetryPauses backoff = new RetryPauses(options.maxRetryBackoff());
     while (running.getAsBoolean()) {
       try {
         backend.withConnection(
@@ -86,7 +86,7 @@ final class LogListener implements Runnable {
     return false;
   }
 
-  private void listen(Connection connection, Backoff backoff) throws SQLException {
+  private void listen(Connection connection, RetryPauses backoff) throws SQLException {
     PGConnection postgres = connection.unwrap(PGConnection.class);
     try (Statement listen = connection.createStatement()) {
       listen.execute("LISTEN \"" + channel + "\"");

@@ -73,7 +73,7 @@ final class Tailer<S, C, R> implements Runnable {
 
   @Override
   public void run() {
-    Backoff backoff = new Backoff(options.maxRetryBackoff());
+    RetryPauses backoff = new RetryPauses(options.maxRetryBackoff());
     boolean prepared = false;
     boolean failing = false;
     try {

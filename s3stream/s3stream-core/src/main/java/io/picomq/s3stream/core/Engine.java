@@ -1,5 +1,6 @@
 package io.picomq.s3stream.core;
 
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.MetadataRejectedException;
 import io.picomq.s3stream.api.ObjectManager;
@@ -31,7 +32,7 @@ import io.picomq.s3stream.core.upload.UploadPipeline;
 import io.picomq.s3stream.core.upload.UploadSettings;
 import io.picomq.s3stream.object.ObjectNamespace;
 import io.picomq.s3stream.objectstore.ObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.wal.WriteAheadLog;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -320,7 +321,7 @@ public final class Engine implements StreamEngine {
                           phase.set(Phase.SHUT_DOWN);
                           if (error != null) {
                             LOG.warn("engine shut down without flushing everything", error);
-                            shutDown.completeExceptionally(unwrap(error));
+                            shutDown.completeExceptionally(Causes.unwrap(error));
                           } else {
                             shutDown.complete(null);
                           }
@@ -427,16 +428,8 @@ public final class Engine implements StreamEngine {
             intervalNanos);
   }
 
-  private static Throwable unwrap(Throwable error) {
-    Throwable cause = error;
-    while (cause instanceof CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
-  }
-
   private static CompletionException asCompletion(Throwable error) {
-    Throwable cause = unwrap(error);
+    Throwable cause = Causes.unwrap(error);
     return cause instanceof CompletionException c ? c : new CompletionException(cause);
   }
 
@@ -461,11 +454,7 @@ public final class Engine implements StreamEngine {
 
     @Override
     public void onFailed(Throwable error) {
-      Throwable cause = error;
-      while (cause instanceof java.util.concurrent.CompletionException
-          && cause.getCause() != null) {
-        cause = cause.getCause();
-      }
+      Throwable cause = Causes.unwrap(error);
       // The WAL's fence check found a newer epoch: this node is fenced, not failed.
       boolean walFenced = cause instanceof io.picomq.s3stream.wal.WalFencedException;
       if (walFenced

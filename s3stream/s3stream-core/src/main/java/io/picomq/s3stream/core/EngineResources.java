@@ -2,7 +2,7 @@ package io.picomq.s3stream.core;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBufAllocator;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.Executor;

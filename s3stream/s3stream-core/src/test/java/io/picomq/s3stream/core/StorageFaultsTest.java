@@ -17,7 +17,7 @@ import io.picomq.s3stream.objectstore.ObjectInfo;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.RetryPolicy;
 import io.picomq.s3stream.objectstore.RetryingObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

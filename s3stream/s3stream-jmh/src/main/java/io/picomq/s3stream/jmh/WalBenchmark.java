@@ -6,7 +6,7 @@ import io.netty.buffer.Unpooled;
 import io.picomq.s3stream.codec.RecordBatch;
 import io.picomq.s3stream.codec.RecordBatchCodec;
 import io.picomq.s3stream.objectstore.ObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.wal.AppendResult;
 import io.picomq.s3stream.wal.ObjectWal;
 import io.picomq.s3stream.wal.WalConfig;

@@ -2,6 +2,7 @@ package io.picomq.s3stream.object;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.codec.CorruptDataException;
 import io.picomq.s3stream.codec.CorruptDataException.Reason;
 import io.picomq.s3stream.codec.RecordBatch;
@@ -253,7 +254,7 @@ public final class ObjectReader {
     return got.handle(
         (buf, error) -> {
           if (error != null) {
-            Throwable cause = unwrap(error);
+            Throwable cause = Causes.unwrap(error);
             if (cause instanceof ObjectStoreException e
                 && e.kind() == ObjectStoreException.Kind.INVALID_ARGUMENT) {
               throw truncated(key, start, end, e);
@@ -279,16 +280,8 @@ public final class ObjectReader {
     return e;
   }
 
-  private static Throwable unwrap(Throwable error) {
-    Throwable cause = error;
-    while (cause instanceof CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
-  }
-
   private static RuntimeException asCompletion(Throwable error) {
-    Throwable cause = unwrap(error);
+    Throwable cause = Causes.unwrap(error);
     return cause instanceof RuntimeException r ? r : new CompletionException(cause);
   }
 

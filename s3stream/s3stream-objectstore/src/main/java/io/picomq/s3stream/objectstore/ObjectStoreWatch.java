@@ -1,6 +1,7 @@
 package io.picomq.s3stream.objectstore;
 
 import io.netty.buffer.ByteBuf;
+import io.picomq.s3stream.api.Causes;
 import java.nio.file.FileSystemException;
 import java.time.Duration;
 import java.util.List;
@@ -162,10 +163,7 @@ public final class ObjectStoreWatch {
   }
 
   private void failed(Throwable error) {
-    Throwable cause = error;
-    while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
+    Throwable cause = Causes.unwrap(error);
     if (cause instanceof ObjectStoreException e
         && (e.kind() == ObjectStoreException.Kind.NOT_FOUND
             || e.kind() == ObjectStoreException.Kind.INVALID_ARGUMENT)) {

@@ -1,5 +1,6 @@
 package io.picomq.s3stream.objectstore;
 
+import io.picomq.s3stream.time.Backoff;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -8,10 +9,10 @@ import java.util.Objects;
  * ObjectStoreException}.
  *
  * <p>Attempt {@code n} (counting from 1) that fails is followed, after a backoff, by attempt {@code
- * n + 1}. The backoff before attempt {@code n + 1} is drawn uniformly from {@code [b/2, b]} where
- * {@code b = min(maxBackoff, initialBackoff * 2^(n-1))}: exponential growth, and jitter so that
- * many clients throttled together do not come back together. With the defaults, b runs 100 ms, 200
- * ms, 400 ms, ... and stops growing at 5 s.
+ * n + 1}. The backoff before attempt {@code n + 1} is {@link #backoff()}'s pause after {@code n}
+ * failures: drawn uniformly from {@code [b/2, b]} where {@code b = min(maxBackoff, initialBackoff *
+ * 2^(n-1))}: exponential growth, and jitter so that many clients throttled together do not come
+ * back together. With the defaults, b runs 100 ms, 200 ms, 400 ms, ... and stops growing at 5 s.
  *
  * @param maxAttempts the most attempts, the first included; 1 disables retries
  * @param initialBackoff the ceiling of the first backoff
@@ -60,14 +61,11 @@ public record RetryPolicy(
     return new RetryPolicy(1, Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(60));
   }
 
-  /** The backoff ceiling {@code b} after attempt {@code failedAttempt} (counting from 1) failed. */
-  long backoffCeilingNanos(int failedAttempt) {
-    long initial = initialBackoff.toNanos();
-    long max = maxBackoff.toNanos();
-    int shift = Math.min(failedAttempt - 1, 62);
-    if (initial == 0 || initial > (max >> shift)) {
-      return initial == 0 ? 0 : max;
-    }
-    return Math.min(max, initial << shift);
+  /**
+   * The backoff between attempts: from {@code initialBackoff} doubling to {@code maxBackoff}, each
+   * pause drawn from the upper half of its ceiling.
+   */
+  public Backoff backoff() {
+    return new Backoff(initialBackoff, maxBackoff, 0.5);
   }
 }

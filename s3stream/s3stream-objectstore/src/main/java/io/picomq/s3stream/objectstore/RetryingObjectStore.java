@@ -2,11 +2,12 @@ package io.picomq.s3stream.objectstore;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ReferenceCountUtil;
+import io.picomq.s3stream.api.Causes;
+import io.picomq.s3stream.time.Backoff;
+import io.picomq.s3stream.time.Scheduler;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -39,6 +40,7 @@ public final class RetryingObjectStore implements ObjectStore {
 
   private final ObjectStore delegate;
   private final RetryPolicy policy;
+  private final Backoff backoff;
   private final Scheduler scheduler;
   private final RandomGenerator random;
   private volatile boolean closed;
@@ -53,6 +55,7 @@ public final class RetryingObjectStore implements ObjectStore {
       ObjectStore delegate, RetryPolicy policy, Scheduler scheduler, RandomGenerator random) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.policy = Objects.requireNonNull(policy, "policy");
+    this.backoff = policy.backoff();
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.random = Objects.requireNonNull(random, "random");
   }
@@ -149,7 +152,7 @@ public final class RetryingObjectStore implements ObjectStore {
             if (!settled.compareAndSet(false, true)) {
               ReferenceCountUtil.release(value); // too late: its attempt already timed out
             } else if (error != null) {
-              onFailure(number, unwrap(error));
+              onFailure(number, Causes.unwrap(error));
             } else if (!result.complete(value)) {
               ReferenceCountUtil.release(value); // the caller cancelled
             }
@@ -162,8 +165,7 @@ public final class RetryingObjectStore implements ObjectStore {
         return;
       }
       long elapsedNanos = scheduler.nanoTime() - startNanos;
-      long ceiling = policy.backoffCeilingNanos(number);
-      long backoffNanos = ceiling / 2 + random.nextLong(ceiling - ceiling / 2 + 1);
+      long backoffNanos = backoff.delayNanos(number, random);
       if (number >= policy.maxAttempts()
           || elapsedNanos + backoffNanos > policy.maxElapsed().toNanos()) {
         result.completeExceptionally(exhausted(number, elapsedNanos, failure));
@@ -203,14 +205,5 @@ public final class RetryingObjectStore implements ObjectStore {
               + last.getMessage(),
           last);
     }
-  }
-
-  private static Throwable unwrap(Throwable error) {
-    Throwable e = error;
-    while ((e instanceof CompletionException || e instanceof ExecutionException)
-        && e.getCause() != null) {
-      e = e.getCause();
-    }
-    return e;
   }
 }

@@ -1,5 +1,6 @@
 package io.picomq.s3stream.objectstore;
 
+import io.picomq.s3stream.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,6 +3,7 @@ package io.picomq.s3stream.objectstore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.picomq.s3stream.time.Backoff;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -10,14 +11,14 @@ class RetryPolicyTest {
 
   @Test
   void backoffCeilingDoublesUpToTheMaximum() {
-    RetryPolicy policy = RetryPolicy.defaults();
+    Backoff policy = RetryPolicy.defaults().backoff();
     long[] expectedMillis = {100, 200, 400, 800, 1600, 3200, 5000, 5000};
     for (int attempt = 1; attempt <= expectedMillis.length; attempt++) {
-      assertThat(Duration.ofNanos(policy.backoffCeilingNanos(attempt)).toMillis())
+      assertThat(Duration.ofNanos(policy.ceilingNanos(attempt)).toMillis())
           .as("after attempt %d", attempt)
           .isEqualTo(expectedMillis[attempt - 1]);
     }
-    assertThat(policy.backoffCeilingNanos(200)).as("no overflow").isEqualTo(5_000_000_000L);
+    assertThat(policy.ceilingNanos(200)).as("no overflow").isEqualTo(5_000_000_000L);
   }
 
   @Test

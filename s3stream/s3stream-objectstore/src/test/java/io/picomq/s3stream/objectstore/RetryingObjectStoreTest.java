@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.picomq.s3stream.time.Scheduler;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;

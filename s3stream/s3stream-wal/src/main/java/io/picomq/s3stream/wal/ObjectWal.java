@@ -3,8 +3,9 @@ package io.picomq.s3stream.wal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.objectstore.ObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.walobject.EncodedWalObject;
 import io.picomq.s3stream.walobject.WalObjectCodec;
 import io.picomq.s3stream.walobject.WalObjectKeys;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -119,10 +119,10 @@ public final class ObjectWal implements WriteAheadLog {
               if (error == null) {
                 uploader.begin(fenceEndOffset, startTrimOffset);
                 phase.set(Phase.STARTED);
-              } else if (unwrap(error) instanceof WalFencedException fenced) {
+              } else if (Causes.unwrap(error) instanceof WalFencedException fenced) {
                 stopOnOwner(new WalStatus.Fenced(node.epoch(), fenced.getMessage()));
               } else {
-                stopOnOwner(new WalStatus.Closed("start failed: " + unwrap(error)));
+                stopOnOwner(new WalStatus.Closed("start failed: " + Causes.unwrap(error)));
               }
             });
   }
@@ -225,14 +225,6 @@ public final class ObjectWal implements WriteAheadLog {
   private void stopOnOwner(WalStatus terminal) {
     SealedBatch leftover = batcher.stop(terminal);
     owner.execute(() -> uploader.stop(terminal, leftover));
-  }
-
-  private static Throwable unwrap(Throwable error) {
-    Throwable e = error;
-    while (e instanceof CompletionException && e.getCause() != null) {
-      e = e.getCause();
-    }
-    return e;
   }
 
   private void move(Phase from, Phase to, String what) {

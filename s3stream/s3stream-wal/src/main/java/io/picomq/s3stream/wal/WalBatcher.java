@@ -1,7 +1,7 @@
 package io.picomq.s3stream.wal;
 
 import io.netty.buffer.ByteBuf;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.walobject.WalObjectCodec;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,7 @@
 package io.picomq.s3stream.wal;
 
 import io.netty.buffer.ByteBuf;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.codec.CorruptDataException;
 import io.picomq.s3stream.codec.WalRecord;
 import io.picomq.s3stream.objectstore.ObjectNotFoundException;
@@ -56,10 +57,10 @@ final class WalRecoveryReader {
         .handle(
             (bytes, error) -> {
               if (error != null) {
-                if (unwrap(error) instanceof ObjectNotFoundException) {
+                if (Causes.unwrap(error) instanceof ObjectNotFoundException) {
                   return Optional.<Long>empty();
                 }
-                throw new CompletionException(unwrap(error));
+                throw new CompletionException(Causes.unwrap(error));
               }
               try {
                 WalObjectHeader header = WalObjectCodec.readHeader(bytes, bytes.readerIndex());
@@ -130,14 +131,6 @@ final class WalRecoveryReader {
     return header.startOffset() == object.startOffset() && header.nodeEpoch() == object.epoch();
   }
 
-  private static Throwable unwrap(Throwable error) {
-    Throwable e = error;
-    while (e instanceof CompletionException && e.getCause() != null) {
-      e = e.getCause();
-    }
-    return e;
-  }
-
   /**
    * One pass over a chain: fetches up to {@link #READ_AHEAD} objects ahead and decodes them in
    * order. Only one thread advances it at a time (each step registers the next one as a callback).
@@ -176,11 +169,11 @@ final class WalRecoveryReader {
         try {
           object = fetch.join();
         } catch (CompletionException e) {
-          if (unwrap(e) instanceof ObjectNotFoundException) {
+          if (Causes.unwrap(e) instanceof ObjectNotFoundException) {
             stoppedBy = Optional.of("gap: " + chain.get(index) + " vanished after it was listed");
             finish();
           } else {
-            fail(unwrap(e));
+            fail(Causes.unwrap(e));
           }
           return;
         }

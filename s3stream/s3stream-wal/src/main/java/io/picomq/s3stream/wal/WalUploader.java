@@ -2,13 +2,16 @@ package io.picomq.s3stream.wal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.objectstore.ObjectInfo;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStoreException;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Backoff;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.walobject.EncodedWalObject;
 import io.picomq.s3stream.walobject.WalObjectCodec;
 import io.picomq.s3stream.walobject.WalObjectKeys;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -16,7 +19,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -52,8 +54,11 @@ final class WalUploader {
 
   private static final Logger LOG = LoggerFactory.getLogger(WalUploader.class);
 
-  static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-  static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
+  /**
+   * Between retries of a WAL PUT or fence-check LIST: 100 ms doubling to 5 s, without jitter (one
+   * writer per node, nothing to spread out).
+   */
+  static final Backoff BACKOFF = Backoff.exponential(Duration.ofMillis(100), Duration.ofSeconds(5));
 
   private final ObjectStore store;
   private final WalNode node;
@@ -257,9 +262,9 @@ final class WalUploader {
       startUploads();
       return;
     }
-    Throwable cause = unwrap(error);
+    Throwable cause = Causes.unwrap(error);
     if (cause instanceof ObjectStoreException e && e.isRetryable()) {
-      long backoffNanos = backoffNanos(batch.attempts);
+      long backoffNanos = BACKOFF.ceilingNanos(batch.attempts);
       LOG.warn(
           "WAL PUT {} failed (attempt {}), retrying the same bytes in {} ms: {}",
           batch.key,
@@ -286,11 +291,6 @@ final class WalUploader {
       return;
     }
     put(batch);
-  }
-
-  static long backoffNanos(int failedAttempts) {
-    int doublings = Math.min(failedAttempts - 1, 20);
-    return Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << doublings);
   }
 
   /**
@@ -329,10 +329,10 @@ final class WalUploader {
       return;
     }
     if (error != null) {
-      Throwable cause = unwrap(error);
+      Throwable cause = Causes.unwrap(error);
       if (cause instanceof ObjectStoreException e && e.isRetryable()) {
         fenceListAttempts++;
-        long backoffNanos = backoffNanos(fenceListAttempts);
+        long backoffNanos = BACKOFF.ceilingNanos(fenceListAttempts);
         LOG.warn(
             "WAL fence check LIST failed (attempt {}), retrying in {} ms: {}",
             fenceListAttempts,
@@ -443,13 +443,5 @@ final class WalUploader {
     for (CompletableFuture<Void> waiter : waiters) {
       failure.ifPresentOrElse(waiter::completeExceptionally, () -> waiter.complete(null));
     }
-  }
-
-  private static Throwable unwrap(Throwable error) {
-    Throwable e = error;
-    while (e instanceof CompletionException && e.getCause() != null) {
-      e = e.getCause();
-    }
-    return e;
   }
 }

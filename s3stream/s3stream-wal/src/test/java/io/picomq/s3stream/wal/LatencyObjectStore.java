@@ -3,7 +3,7 @@ package io.picomq.s3stream.wal;
 import io.netty.buffer.ByteBuf;
 import io.picomq.s3stream.objectstore.ObjectInfo;
 import io.picomq.s3stream.objectstore.ObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

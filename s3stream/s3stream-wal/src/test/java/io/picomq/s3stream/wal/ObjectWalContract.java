@@ -2,7 +2,7 @@ package io.picomq.s3stream.wal;
 
 import io.picomq.s3stream.objectstore.FaultInjectingObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Random;

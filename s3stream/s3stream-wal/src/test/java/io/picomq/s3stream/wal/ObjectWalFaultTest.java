@@ -10,7 +10,7 @@ import io.picomq.s3stream.objectstore.MemoryObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.RetryPolicy;
 import io.picomq.s3stream.objectstore.RetryingObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

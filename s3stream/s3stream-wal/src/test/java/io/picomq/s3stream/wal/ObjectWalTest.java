@@ -10,7 +10,7 @@ import io.picomq.s3stream.objectstore.ManualScheduler;
 import io.picomq.s3stream.objectstore.MemoryObjectStore;
 import io.picomq.s3stream.objectstore.ObjectInfo;
 import io.picomq.s3stream.objectstore.ObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.walobject.WalObjectCodec;
 import io.picomq.s3stream.walobject.WalObjectContents;
 import io.picomq.s3stream.walobject.WalObjectHeader;

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStoreException;
 import java.time.InstantSource;
@@ -187,7 +188,7 @@ public final class BlockCache implements AutoCloseable {
               }
               if (error != null) {
                 pieces.forEach(Piece::release);
-                throw new CompletionException(unwrap(error));
+                throw new CompletionException(Causes.unwrap(error));
               }
               return new RangeBytes(join(key, pieces, first, start, end), touched);
             });
@@ -498,7 +499,8 @@ public final class BlockCache implements AutoCloseable {
           unlink(page, dropped);
         }
         if (chunk == null || offset >= available) {
-          Throwable failure = error != null ? unwrap(error) : pastEnd(load.key, page.key.index());
+          Throwable failure =
+              error != null ? Causes.unwrap(error) : pastEnd(load.key, page.key.index());
           page.waiters.forEach(w -> completions.add(() -> w.completeExceptionally(failure)));
           continue;
         }
@@ -598,7 +600,7 @@ public final class BlockCache implements AutoCloseable {
   }
 
   private static boolean isInvalidRange(Throwable error) {
-    return unwrap(error) instanceof ObjectStoreException e
+    return Causes.unwrap(error) instanceof ObjectStoreException e
         && e.kind() == ObjectStoreException.Kind.INVALID_ARGUMENT;
   }
 
@@ -622,14 +624,6 @@ public final class BlockCache implements AutoCloseable {
   private static ObjectStoreException closedError(String key) {
     return new ObjectStoreException(
         ObjectStoreException.Kind.CLOSED, "the block cache is closed; cannot read " + key);
-  }
-
-  private static Throwable unwrap(Throwable error) {
-    Throwable cause = error;
-    while (cause instanceof CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 
   /**

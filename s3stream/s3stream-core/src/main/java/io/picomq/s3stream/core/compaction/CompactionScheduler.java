@@ -3,7 +3,7 @@ package io.picomq.s3stream.core.compaction;
 import io.picomq.s3stream.api.CommitStreamSetObjectRequest;
 import io.picomq.s3stream.api.CompactStreamObjectRequest;
 import io.picomq.s3stream.core.metrics.EngineMetrics;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,52 +1,48 @@
 package io.picomq.s3stream.core.read;
 
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.picomq.s3stream.object.ObjectReader;
-import java.util.LinkedHashMap;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongFunction;
 
 /**
  * Opened objects (an {@link ObjectReader} holds an object's decoded index), kept for reuse, at most
- * {@code capacity}, least recently used dropped first. Opening an object costs a GET of its footer
- * and index, so concurrent readers of one object share one open (single flight). A failed open is
- * forgotten, so the next reader tries again.
+ * {@code capacity}, by Caffeine (W-TinyLFU: the least recently used of the rarely used go first).
+ * Opening an object costs a GET of its footer and index, so concurrent readers of one object share
+ * one open (single flight). A failed open is forgotten (Caffeine drops a future that fails), so the
+ * next reader tries again.
  *
- * <p>Threading: any thread; a lock guards the table, and opens start and complete outside it.
+ * <p>Threading: any thread. Only an incomplete future is put into the cache under Caffeine's
+ * compute; the open starts after it and completes outside any lock (a store that answers in the
+ * caller's thread would otherwise run the whole GET, and every callback waiting on it, inside the
+ * compute). Eviction runs on the caller's thread ({@code executor(Runnable::run)}): a few map
+ * operations, no pool hop on the read path.
  */
 final class ObjectReaderCache {
 
-  private final int capacity;
-  private final ReentrantLock lock = new ReentrantLock();
-  // Guarded by lock. Access order: the eldest entry is the least recently used.
-  private final LinkedHashMap<Long, CompletableFuture<ObjectReader>> readers =
-      new LinkedHashMap<>(64, 0.75f, true);
+  private final AsyncCache<Long, ObjectReader> readers;
 
   ObjectReaderCache(int capacity) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity must be >= 1: " + capacity);
     }
-    this.capacity = capacity;
+    this.readers = Caffeine.newBuilder().maximumSize(capacity).executor(Runnable::run).buildAsync();
   }
 
   /**
    * The reader of object {@code objectId}, opened with {@code open} unless it is open or opening.
    *
-   * @param open starts opening the object; called at most once per absent object, outside the lock
+   * @param open starts opening the object; called at most once per absent object, outside
+   *     Caffeine's compute
    */
   CompletableFuture<ObjectReader> get(
       long objectId, LongFunction<CompletableFuture<ObjectReader>> open) {
     CompletableFuture<ObjectReader> opening = new CompletableFuture<>();
-    lock.lock();
-    try {
-      CompletableFuture<ObjectReader> existing = readers.putIfAbsent(objectId, opening);
-      if (existing != null) {
-        return existing;
-      }
-      trim();
-    } finally {
-      lock.unlock();
+    CompletableFuture<ObjectReader> shared = readers.get(objectId, (id, executor) -> opening);
+    if (shared != opening) {
+      return shared;
     }
     CompletableFuture<ObjectReader> opened;
     try {
@@ -57,7 +53,6 @@ final class ObjectReaderCache {
     opened.whenComplete(
         (reader, error) -> {
           if (error != null) {
-            forget(objectId, opening);
             opening.completeExceptionally(error);
           } else {
             opening.complete(reader);
@@ -68,13 +63,7 @@ final class ObjectReaderCache {
 
   /** The reader of object {@code objectId} if it is open now; never starts an open. */
   Optional<ObjectReader> getIfOpen(long objectId) {
-    CompletableFuture<ObjectReader> found;
-    lock.lock();
-    try {
-      found = readers.get(objectId);
-    } finally {
-      lock.unlock();
-    }
+    CompletableFuture<ObjectReader> found = readers.getIfPresent(objectId);
     if (found == null || !found.isDone() || found.isCompletedExceptionally()) {
       return Optional.empty();
     }
@@ -83,50 +72,17 @@ final class ObjectReaderCache {
 
   /** Keeps a reader opened elsewhere, unless one is already kept or opening. */
   void putIfAbsent(ObjectReader reader) {
-    lock.lock();
-    try {
-      readers.putIfAbsent(reader.objectId(), CompletableFuture.completedFuture(reader));
-      trim();
-    } finally {
-      lock.unlock();
-    }
+    readers.get(reader.objectId(), (id, executor) -> CompletableFuture.completedFuture(reader));
   }
 
   /** Drops the reader of {@code objectId}, kept or opening; a later get opens it afresh. */
   void invalidate(long objectId) {
-    lock.lock();
-    try {
-      readers.remove(objectId);
-    } finally {
-      lock.unlock();
-    }
+    readers.asMap().remove(objectId);
   }
 
   /** How many readers are kept or opening. */
   int size() {
-    lock.lock();
-    try {
-      return readers.size();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void forget(long objectId, CompletableFuture<ObjectReader> opening) {
-    lock.lock();
-    try {
-      readers.remove(objectId, opening);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Drops the least recently used entries beyond the capacity. Under the lock. */
-  private void trim() {
-    var it = readers.values().iterator();
-    while (readers.size() > capacity && it.hasNext()) {
-      it.next();
-      it.remove();
-    }
+    readers.synchronous().cleanUp();
+    return (int) readers.synchronous().estimatedSize();
   }
 }

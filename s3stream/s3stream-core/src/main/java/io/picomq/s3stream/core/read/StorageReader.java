@@ -1,6 +1,7 @@
 package io.picomq.s3stream.core.read;
 
 import io.netty.buffer.ByteBuf;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.FastReadMissException;
 import io.picomq.s3stream.api.ObjectManager;
 import io.picomq.s3stream.api.ObjectMetadata;
@@ -326,7 +327,7 @@ public final class StorageReader {
           .handle(
               (reader, error) -> {
                 if (error != null) {
-                  throw unwrap(error) instanceof PageNotCachedException
+                  throw Causes.unwrap(error) instanceof PageNotCachedException
                       ? new FastReadMissException(cursor.streamId, cursor.nextOffset())
                       : asCompletion(error);
                 }
@@ -486,16 +487,8 @@ public final class StorageReader {
             + why);
   }
 
-  private static Throwable unwrap(Throwable error) {
-    Throwable cause = error;
-    while (cause instanceof CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
-  }
-
   private static RuntimeException asCompletion(Throwable error) {
-    Throwable cause = unwrap(error);
+    Throwable cause = Causes.unwrap(error);
     return cause instanceof RuntimeException r ? r : new CompletionException(cause);
   }
 }

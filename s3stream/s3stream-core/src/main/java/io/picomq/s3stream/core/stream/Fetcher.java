@@ -1,5 +1,6 @@
 package io.picomq.s3stream.core.stream;
 
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.FastReadMissException;
 import io.picomq.s3stream.api.FetchResult;
 import io.picomq.s3stream.api.FetchedBatch;
@@ -79,7 +80,7 @@ public final class Fetcher {
               if (error != null) {
                 head.forEach(b -> b.payload().release());
                 cached.forEach(CachedBatch::release);
-                Throwable cause = WritePath.unwrap(error);
+                Throwable cause = Causes.unwrap(error);
                 if (cause instanceof FastReadMissException) {
                   metrics.fastReadMisses.increment();
                 }

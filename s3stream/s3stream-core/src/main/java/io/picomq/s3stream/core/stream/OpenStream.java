@@ -2,6 +2,7 @@ package io.picomq.s3stream.core.stream;
 
 import io.netty.buffer.ByteBuf;
 import io.picomq.s3stream.api.AppendOutcome;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.FetchResult;
 import io.picomq.s3stream.api.ReadOptions;
 import io.picomq.s3stream.api.Stream;
@@ -167,7 +168,7 @@ public final class OpenStream implements Stream {
               state = StreamState.CLOSED;
               onClosed.accept(this);
               if (error != null) {
-                closed.completeExceptionally(WritePath.unwrap(error));
+                closed.completeExceptionally(Causes.unwrap(error));
               } else {
                 closed.complete(null);
               }

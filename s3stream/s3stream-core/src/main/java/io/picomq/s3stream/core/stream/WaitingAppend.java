@@ -2,7 +2,7 @@ package io.picomq.s3stream.core.stream;
 
 import io.netty.buffer.ByteBuf;
 import io.picomq.s3stream.api.AppendOutcome;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -3,6 +3,7 @@ package io.picomq.s3stream.core.stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.picomq.s3stream.api.AppendOutcome;
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.codec.RecordBatch;
 import io.picomq.s3stream.codec.RecordBatchCodec;
 import io.picomq.s3stream.codec.RecordBatchHeader;
@@ -11,14 +12,13 @@ import io.picomq.s3stream.core.logcache.CachedBatch;
 import io.picomq.s3stream.core.logcache.LogCache;
 import io.picomq.s3stream.core.metrics.EngineMetrics;
 import io.picomq.s3stream.core.upload.UploadPipeline;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.wal.AppendResult;
 import io.picomq.s3stream.wal.WriteAheadLog;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -492,14 +492,6 @@ public final class WritePath {
     }
   }
 
-  static Throwable unwrap(Throwable error) {
-    Throwable cause = error;
-    while (cause instanceof CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
-  }
-
   /** What became of an append under the lock; {@link #finish} runs after the lock is released. */
   private sealed interface Attempt {
     void finish();
@@ -512,7 +504,8 @@ public final class WritePath {
     @Override
     public void finish() {
       durable.whenComplete(
-          (ignored, error) -> confirmer.walAnswered(pending, error == null ? null : unwrap(error)));
+          (ignored, error) ->
+              confirmer.walAnswered(pending, error == null ? null : Causes.unwrap(error)));
     }
   }
 

@@ -1,12 +1,14 @@
 package io.picomq.s3stream.core.upload;
 
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.CommitStreamSetObjectRequest;
 import io.picomq.s3stream.api.MetadataRejectedException;
 import io.picomq.s3stream.api.ObjectManager;
 import io.picomq.s3stream.core.metrics.EngineMetrics;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Backoff;
+import io.picomq.s3stream.time.Scheduler;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,8 +25,9 @@ public final class CommitRetry {
   /** Attempts before giving up: with the backoff below, about a minute and a half. */
   static final int MAX_ATTEMPTS = 20;
 
-  private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-  private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
+  /** Between attempts: 50 ms doubling to 5 s. */
+  private static final Backoff BACKOFF =
+      Backoff.exponential(Duration.ofMillis(50), Duration.ofSeconds(5));
 
   private final ObjectManager objectManager;
   private final Scheduler scheduler;
@@ -39,15 +42,12 @@ public final class CommitRetry {
   /** Commits {@code request}; completes when it applied, or with the final error. */
   public CompletableFuture<Void> commit(CommitStreamSetObjectRequest request) {
     CompletableFuture<Void> done = new CompletableFuture<>();
-    attempt(request, 1, FIRST_BACKOFF_NANOS, done);
+    attempt(request, 1, done);
     return done;
   }
 
   private void attempt(
-      CommitStreamSetObjectRequest request,
-      int attempt,
-      long backoffNanos,
-      CompletableFuture<Void> done) {
+      CommitStreamSetObjectRequest request, int attempt, CompletableFuture<Void> done) {
     long started = System.nanoTime();
     CompletableFuture<Void> call;
     try {
@@ -64,7 +64,7 @@ public final class CommitRetry {
             return;
           }
           metrics.commitFailures.increment();
-          Throwable cause = unwrap(error);
+          Throwable cause = Causes.unwrap(error);
           if (cause instanceof MetadataRejectedException || attempt >= MAX_ATTEMPTS) {
             done.completeExceptionally(cause);
             return;
@@ -75,18 +75,7 @@ public final class CommitRetry {
               attempt,
               cause.toString());
           scheduler.schedule(
-              () ->
-                  attempt(
-                      request, attempt + 1, Math.min(backoffNanos * 2, MAX_BACKOFF_NANOS), done),
-              backoffNanos);
+              () -> attempt(request, attempt + 1, done), BACKOFF.ceilingNanos(attempt));
         });
-  }
-
-  static Throwable unwrap(Throwable error) {
-    Throwable cause = error;
-    while (cause instanceof CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 }

@@ -1,5 +1,6 @@
 package io.picomq.s3stream.core.upload;
 
+import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.CommitStreamSetObjectRequest;
 import io.picomq.s3stream.core.logcache.CacheBlock;
 import io.picomq.s3stream.core.logcache.CachedBatch;
@@ -119,7 +120,7 @@ public final class UploadPipeline {
             if (error != null && failed.compareAndSet(false, true)) {
               LOG.error(
                   "upload of block {} failed; no later upload will commit", block.id(), error);
-              listener.onFailed(CommitRetry.unwrap(error));
+              listener.onFailed(Causes.unwrap(error));
             }
           });
       tail = committed;

@@ -10,7 +10,7 @@ import io.picomq.s3stream.api.ObjectManager;
 import io.picomq.s3stream.api.ObjectMetadata;
 import io.picomq.s3stream.core.metrics.EngineMetrics;
 import io.picomq.s3stream.objectstore.MemoryObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.picomq.s3stream.core.compaction;
 
+import io.picomq.s3stream.api.Causes;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +15,7 @@ final class Futures {
     try {
       return future.get(30, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
-      Throwable cause = Failures.unwrap(e.getCause());
+      Throwable cause = Causes.unwrap(e.getCause());
       if (cause instanceof RuntimeException r) {
         throw r;
       }
@@ -29,7 +30,7 @@ final class Futures {
     try {
       future.get(30, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
-      return Failures.unwrap(e.getCause());
+      return Causes.unwrap(e.getCause());
     } catch (InterruptedException | TimeoutException e) {
       throw new IllegalStateException(e);
     }

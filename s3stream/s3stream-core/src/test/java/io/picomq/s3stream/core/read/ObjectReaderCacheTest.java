@@ -59,19 +59,28 @@ class ObjectReaderCacheTest {
   }
 
   @Test
-  void keepsOnlyTheMostRecentlyUsed() {
-    long a = commitOne();
-    long b = commitOne();
-    long c = commitOne();
-    ObjectReaderCache cache = new ObjectReaderCache(2);
-    cache.get(a, open).join();
-    cache.get(b, open).join();
-    cache.get(a, open).join();
-    cache.get(c, open).join();
-    assertThat(cache.size()).isEqualTo(2);
-    assertThat(cache.getIfOpen(a)).isPresent();
-    assertThat(cache.getIfOpen(b)).isEmpty();
-    assertThat(opens).hasValue(3);
+  void keepsAtMostCapacityAndTheObjectInUseThroughAScanOfOthers() {
+    ObjectReader reader = cache(4).get(commitOne(), open).join();
+    opens.set(0);
+    LongFunction<CompletableFuture<ObjectReader>> counted =
+        id -> {
+          opens.incrementAndGet();
+          return CompletableFuture.completedFuture(reader);
+        };
+    ObjectReaderCache cache = cache(8);
+    long inUse = 1;
+    for (long once = 100; once < 200; once++) {
+      cache.get(inUse, counted).join();
+      cache.get(once, counted).join();
+    }
+    assertThat(cache.size()).isEqualTo(8);
+    assertThat(cache.getIfOpen(inUse)).isPresent();
+    assertThat(cache.getIfOpen(100)).as("read once, long ago").isEmpty();
+    assertThat(opens).as("the object in use was opened once").hasValue(1 + 100);
+  }
+
+  private static ObjectReaderCache cache(int capacity) {
+    return new ObjectReaderCache(capacity);
   }
 
   @Test

@@ -18,7 +18,7 @@ import io.picomq.s3stream.core.logcache.CachedBatch;
 import io.picomq.s3stream.core.logcache.LogCache;
 import io.picomq.s3stream.core.metrics.EngineMetrics;
 import io.picomq.s3stream.core.testing.InMemoryMetadata;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -8,7 +8,7 @@ import io.picomq.s3stream.api.StreamManager;
 import io.picomq.s3stream.core.Engine;
 import io.picomq.s3stream.core.EngineResources;
 import io.picomq.s3stream.objectstore.ObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.wal.WriteAheadLog;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;

@@ -11,7 +11,7 @@ import io.picomq.s3stream.objectstore.ObjectStoreException;
 import io.picomq.s3stream.objectstore.ObjectStoreException.Kind;
 import io.picomq.s3stream.objectstore.RetryPolicy;
 import io.picomq.s3stream.objectstore.RetryingObjectStore;
-import io.picomq.s3stream.objectstore.Scheduler;
+import io.picomq.s3stream.time.Scheduler;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -1,4 +1,4 @@
-package io.picomq.s3stream.objectstore;
+package io.picomq.s3stream.time;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
