@@ -5,7 +5,6 @@ import io.picomq.client.PicoTransportException;
 import io.picomq.client.ServiceUnavailableException;
 import io.picomq.client.StreamNotFoundException;
 import io.picomq.client.UnsupportedByProtocolException;
-import io.picomq.s3stream.api.Causes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import picocli.CommandLine;
@@ -54,7 +53,7 @@ public final class Failures {
   }
 
   static Outcome describe(Throwable thrown) {
-    Throwable cause = Causes.unwrap(thrown);
+    Throwable cause = unwrap(thrown);
     return switch (cause) {
       case Failure failure -> new Outcome(failure.exitCode(), failure.getMessage());
       case UnsupportedByProtocolException unsupported ->
@@ -99,5 +98,21 @@ public final class Failures {
 
   private static String withCode(String message, String code) {
     return code == null || code.isEmpty() ? message : message + " (" + code + ")";
+  }
+
+  /**
+   * The failure behind the wrappers a future adds ({@link
+   * java.util.concurrent.CompletionException}, {@link java.util.concurrent.ExecutionException}).
+   * The CLI's one copy: it talks to servers through the SDK and runs a node through {@code
+   * io.picomq.node}, never the engine's {@code Causes}.
+   */
+  public static Throwable unwrap(Throwable failure) {
+    Throwable cause = failure;
+    while ((cause instanceof java.util.concurrent.CompletionException
+            || cause instanceof java.util.concurrent.ExecutionException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
   }
 }
