@@ -5,7 +5,7 @@ import io.picomq.meta.state.NodeRecord;
 import io.picomq.meta.state.PendingTransfer;
 import io.picomq.meta.state.StreamRecord;
 import io.picomq.server.metadata.MetadataPlane;
-import io.picomq.server.service.EngineStreamService;
+import io.picomq.server.service.Registry;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -39,7 +39,7 @@ public final class ViewRouter implements StreamRouter {
       return Route.LOCAL;
     }
     MetadataState state = plane.state();
-    OptionalLong streamId = EngineStreamService.registeredStreamId(state, streamName);
+    OptionalLong streamId = Registry.registeredStreamId(state, streamName);
     if (streamId.isEmpty()) {
       return Route.LOCAL;
     }

@@ -177,7 +177,7 @@ class ProducerCrashTest {
             Registration.decode(
                     node.plane
                         .state()
-                        .kvValue(EngineStreamService.key("/plain"))
+                        .kvValue(Registry.key("/plain"))
                         .orElseThrow()
                         .toByteArray())
                 .stampedThrough();
