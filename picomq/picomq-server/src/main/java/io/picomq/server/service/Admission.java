@@ -75,7 +75,9 @@ final class Admission {
       Registration registration, long assignedTail, ProducerStamp stamp) {
     ProducerState known = registration.producers().get(stamp.id());
     if (known == null) {
-      return stamp.seq() == 0 ? Optional.empty() : Optional.of(new AppendOutcome.SeqGap(0, stamp.seq()));
+      return stamp.seq() == 0
+          ? Optional.empty()
+          : Optional.of(new AppendOutcome.SeqGap(0, stamp.seq()));
     }
     if (stamp.epoch() < known.epoch()) {
       return Optional.of(new AppendOutcome.StaleEpoch(known.epoch()));

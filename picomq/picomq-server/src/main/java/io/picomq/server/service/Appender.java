@@ -40,16 +40,16 @@ import org.slf4j.LoggerFactory;
  *   <li>When one does not (failed or refused), the instance's tail and producer state may be ahead
  *       of what is durable: the instance is forgotten and nothing more is appended through it. The
  *       next touch loads the name afresh once the engine stream settled ({@link
- *       io.picomq.s3stream.api.Stream#settle}: the appends it took before the failure are durable or
- *       failed, none after it is taken), so it starts from the durable tail.
+ *       io.picomq.s3stream.api.Stream#settle}: the appends it took before the failure are durable
+ *       or failed, none after it is taken), so it starts from the durable tail.
  * </ul>
  *
  * <h2>Threading</h2>
  *
  * {@link #append} runs on the caller's thread when the stream is loaded and nothing on that path
  * blocks, so one caller's pipelined appends keep their order; an unloaded stream is looked up on
- * {@code executor}. Engine callbacks ({@link #confirm}, {@link #forget}) take the stream's lock only
- * for bookkeeping and complete futures after releasing it.
+ * {@code executor}. Engine callbacks ({@link #confirm}, {@link #forget}) take the stream's lock
+ * only for bookkeeping and complete futures after releasing it.
  */
 final class Appender {
   private static final Logger LOG = LoggerFactory.getLogger(Appender.class);
@@ -125,8 +125,7 @@ final class Appender {
         return CompletableFuture.completedFuture(new AppendOutcome.Gone());
       }
       stream.touch(clock.millis());
-      Optional<AppendOutcome> refused =
-          Admission.judge(registration, stream.assignedTail, request);
+      Optional<AppendOutcome> refused = Admission.judge(registration, stream.assignedTail, request);
       if (refused.isPresent()) {
         return CompletableFuture.completedFuture(refused.get());
       }

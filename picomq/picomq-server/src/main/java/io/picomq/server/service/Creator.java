@@ -126,8 +126,7 @@ final class Creator {
     Result result =
         failures.await(
             plane.propose(
-                new Command.KvPutIfAbsent(
-                    Registry.key(name), KvValue.of(registration.encode()))));
+                new Command.KvPutIfAbsent(Registry.key(name), KvValue.of(registration.encode()))));
     if (result instanceof Result.Rejected rejected) {
       own.destroy();
       if (rejected.reason() != RejectReason.KEY_EXISTS) {

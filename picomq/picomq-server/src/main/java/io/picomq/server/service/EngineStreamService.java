@@ -2,7 +2,6 @@ package io.picomq.server.service;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.picomq.meta.state.KvValue;
-import io.picomq.meta.state.MetadataState;
 import io.picomq.s3stream.api.StreamEngine;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Deletion.Ending;
@@ -26,7 +25,6 @@ import io.picomq.server.stream.StreamUnusableException;
 import io.picomq.server.stream.TrimOutcome;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,12 +50,13 @@ import org.slf4j.LoggerFactory;
  *       batches when loading.
  *   <li>{@link SegmentReader}: reads records through an entry's segments ({@link EngineStreams}
  *       keeps the engine streams open).
- *   <li>{@link Creator} and {@link Forks}: creates; {@link Deletion}: deletes and expiry ends,
- *       soft while forks read a stream; {@link Expirations}: deadlines.
+ *   <li>{@link Creator} and {@link Forks}: creates; {@link Deletion}: deletes and expiry ends, soft
+ *       while forks read a stream; {@link Expirations}: deadlines.
+ *   <li>{@link Listing}: pages of names, from the metadata state without loading them.
  * </ul>
  *
- * Here: reads, heads, trims, listings, waiters ({@link #awaitBeyond}), and expiry on every access
- * ({@link #lookup}) and by {@link #expireDue()}, which the node calls every second.
+ * Here: reads, heads, trims, waiters ({@link #awaitBeyond}), and expiry on every access ({@link
+ * #lookup}) and by {@link #expireDue()}, which the node calls every second.
  *
  * <h2>Threading</h2>
  *
@@ -84,6 +83,7 @@ public final class EngineStreamService implements StreamService {
   private final Creator creator;
   private final Forks forks;
   private final Deletion deletion;
+  private final Listing listing;
 
   public EngineStreamService(
       MetadataPlane plane,
@@ -139,9 +139,9 @@ public final class EngineStreamService implements StreamService {
     this.appender =
         new Appender(loaded, this::lookup, writer, failures, clock, executor, allocator);
     this.creator = new Creator(plane, engine, loaded, this::lookup, failures, clock, allocator);
-    this.forks =
-        new Forks(loaded, this::lookup, creator, reader, writer, names, failures, clock);
+    this.forks = new Forks(loaded, this::lookup, creator, reader, writer, names, failures, clock);
     this.deletion = new Deletion(plane, loaded, writer, names, clock);
+    this.listing = new Listing(plane, loaded);
   }
 
   // ---- the contract ---------------------------------------------------------------------------
@@ -226,7 +226,7 @@ public final class EngineStreamService implements StreamService {
 
   @Override
   public CompletableFuture<StreamPage> list(ListRequest request) {
-    return bound(false, () -> listBlocking(request));
+    return bound(false, () -> listing.page(request, clock.millis()));
   }
 
   /**
@@ -403,7 +403,7 @@ public final class EngineStreamService implements StreamService {
     return new TrimOutcome.Trimmed(startSeq);
   }
 
-  // ---- read, list -----------------------------------------------------------------------------
+  // ---- read -----------------------------------------------------------------------------
 
   private ReadOutcome readBlocking(String name, ReadRequest request) {
     Optional<LiveStream> found = lookup(name);
@@ -464,82 +464,6 @@ public final class EngineStreamService implements StreamService {
               records);
     }
     return records;
-  }
-
-  private StreamPage listBlocking(ListRequest request) {
-    MetadataState state = plane.state();
-    long now = clock.millis();
-    String from = Registry.key(request.startAfter().orElse(request.prefix()));
-    List<StreamInfo> page = new ArrayList<>();
-    boolean hasMore = false;
-    for (Map.Entry<String, KvValue> entry :
-        state.kv().tailMap(from, request.startAfter().isEmpty()).entrySet()) {
-      if (!entry.getKey().startsWith(Registry.key(request.prefix()))) {
-        break;
-      }
-      Optional<StreamInfo> info = listed(Registry.nameOf(entry.getKey()), entry.getValue(), state, now);
-      if (info.isEmpty()) {
-        continue;
-      }
-      if (page.size() == request.limit()) {
-        hasMore = true;
-        break;
-      }
-      page.add(info.get());
-    }
-    return new StreamPage(page, hasMore);
-  }
-
-  /**
-   * What a listing shows of a name: a loaded stream as it is, another as the metadata state says
-   * (without loading it); nothing for a deleted, expired or unusable one (an unusable entry is
-   * reported in the log and the admin API).
-   */
-  private Optional<StreamInfo> listed(String name, KvValue value, MetadataState state, long now) {
-    Optional<LiveStream> loadedStream = loaded.published(name);
-    if (loadedStream.isPresent()) {
-      LiveStream stream = loadedStream.get();
-      stream.lock.lock();
-      try {
-        if (stream.removed
-            || stream.registration.softDeleted()
-            || Expirations.expired(stream, now)) {
-          return Optional.empty();
-        }
-        return Optional.of(stream.info());
-      } finally {
-        stream.lock.unlock();
-      }
-    }
-    Registration registration;
-    try {
-      registration = loaded.decode(name, value);
-    } catch (StreamUnusableException unusable) {
-      return Optional.empty();
-    }
-    if (registration.softDeleted()
-        || Expirations.expired(
-            registration.expiry(), Math.max(registration.activityMillis(), now), now)) {
-      return Optional.empty();
-    }
-    return Optional.of(infoFromView(name, registration, state));
-  }
-
-  private static StreamInfo infoFromView(
-      String name, Registration registration, MetadataState state) {
-    Segment own = registration.own();
-    long end =
-        state.stream(own.streamId()).map(io.picomq.meta.state.StreamRecord::endOffset).orElse(0L);
-    long tail = own.seqStart() + end - own.offsetStart();
-    return new StreamInfo(
-        name,
-        registration.streamId(),
-        registration.contentType(),
-        registration.expiry(),
-        Expirations.expiresAt(registration.expiry(), registration.activityMillis()),
-        Math.min(registration.startSeq(), tail),
-        tail,
-        registration.closed());
   }
 
   // ---- waiters --------------------------------------------------------------------------------

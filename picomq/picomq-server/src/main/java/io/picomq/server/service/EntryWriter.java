@@ -24,8 +24,8 @@ import java.util.concurrent.CompletableFuture;
  *       LiveStream#persisted} chains them, so the log holds them in the order they were decided.
  *   <li>An entry is never ahead of the records: it is proposed only once every append it reflects
  *       is durable ({@link LiveStream#lastAppend}), and says up to which seq it covers the stamps
- *       ({@code stampedThrough}). A producer seq in the entry whose records were lost would answer a
- *       retry as a duplicate.
+ *       ({@code stampedThrough}). A producer seq in the entry whose records were lost would answer
+ *       a retry as a duplicate.
  *   <li>An append that changes the entry stores that change as a {@link BatchStamp} in its own
  *       batch; loading replays the stamps past {@code stampedThrough} ({@link #replayStamps}). So a
  *       retry after a crash at any point is a duplicate exactly when its records are in the stream.

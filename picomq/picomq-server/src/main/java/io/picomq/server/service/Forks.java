@@ -128,8 +128,7 @@ final class Forks {
       return new Built.Answered(refused.get());
     }
     long seq = point.seq().orElse(sourceTail);
-    StreamRecord split =
-        point.partialBytes() > 0 ? reader.record(sourceEntry, seq) : null;
+    StreamRecord split = point.partialBytes() > 0 ? reader.record(sourceEntry, seq) : null;
     if (split != null && point.partialBytes() > split.body().length) {
       return new Built.Answered(
           new CreateOutcome.InvalidForkPoint(
@@ -217,8 +216,8 @@ final class Forks {
   }
 
   /**
-   * Under the source's name lock, once the fork is registered: the source's entry counts it. If
-   * the source instance was forgotten meanwhile (an append to it failed), the count goes to the
+   * Under the source's name lock, once the fork is registered: the source's entry counts it. If the
+   * source instance was forgotten meanwhile (an append to it failed), the count goes to the
    * instance loaded afresh; the name lock keeps the source from being removed in between.
    */
   private void countFork(String sourceName, LiveStream source) {

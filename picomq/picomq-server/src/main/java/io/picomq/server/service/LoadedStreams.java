@@ -31,9 +31,9 @@ import org.slf4j.LoggerFactory;
  * <h2>Invariants</h2>
  *
  * <ul>
- *   <li>A name gets a new instance only through its loading slot, by a load or by a create
- *       ({@link #publishCreated}), so two instances of one name are never published at once and a
- *       load never overlaps a create's publication.
+ *   <li>A name gets a new instance only through its loading slot, by a load or by a create ({@link
+ *       #publishCreated}), so two instances of one name are never published at once and a load
+ *       never overlaps a create's publication.
  *   <li>A name is loaded only when no instance is published; an instance leaves {@link #live} only
  *       by a removal (after the name went into {@link #removing}) or by being forgotten (after its
  *       settle future went into {@link #settling}). So a load that starts after either sees it: it
@@ -104,8 +104,8 @@ final class LoadedStreams {
   }
 
   /**
-   * The name's instance, loaded from the registry on first use; empty when the name has no entry
-   * or is being removed. Blocks while this or another caller loads the name.
+   * The name's instance, loaded from the registry on first use; empty when the name has no entry or
+   * is being removed. Blocks while this or another caller loads the name.
    *
    * @throws StreamUnusableException when the entry cannot be used
    */

@@ -11,8 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Striped by the name's hash, so the locks cost a fixed array whatever the number of names; two
  * names that share a stripe only wait for each other's fork creations and endings. Held across
- * blocking I/O (building a fork reads the source and writes the fork), which is what a striped
- * lock instead of one node-wide lock makes harmless to the other names.
+ * blocking I/O (building a fork reads the source and writes the fork), which is what a striped lock
+ * instead of one node-wide lock makes harmless to the other names.
  *
  * <p>Deadlock freedom: a thread holds at most one of these at a time. Nobody looks a name up (which
  * may end an expired stream, taking its lock) while holding one, and the release of a removed

@@ -34,7 +34,8 @@ class AdmissionTest {
     assertThat(Admission.judge(closed, TAIL, append(Optional.of("application/json"), none())))
         .hasValue(new AppendOutcome.ContentTypeMismatch("text/plain"));
     assertThat(
-            Admission.judge(entry(), TAIL, append(Optional.of("Text/Plain; charset=utf-8"), none())))
+            Admission.judge(
+                entry(), TAIL, append(Optional.of("Text/Plain; charset=utf-8"), none())))
         .isEmpty();
   }
 
@@ -71,8 +72,7 @@ class AdmissionTest {
   void closingAClosedStreamAgainGoesOnButAppendingDoesNot() {
     Registration closed = entry().withClosed(true);
     assertThat(Admission.judge(closed, TAIL, AppendRequest.closeOnly())).isEmpty();
-    assertThat(Admission.judge(closed, TAIL, append()))
-        .hasValue(new AppendOutcome.Closed(TAIL));
+    assertThat(Admission.judge(closed, TAIL, append())).hasValue(new AppendOutcome.Closed(TAIL));
   }
 
   @Test
@@ -110,9 +110,7 @@ class AdmissionTest {
                     List.of(),
                     Optional.empty())))
         .hasValue("the stream exists with another expiry");
-    assertThat(
-            Admission.configMismatch(
-                plain.withClosed(true), CreateRequest.of("text/plain")))
+    assertThat(Admission.configMismatch(plain.withClosed(true), CreateRequest.of("text/plain")))
         .hasValue("the stream exists and is closed");
     assertThat(Admission.configMismatch(plain, fork(ForkPoint.atTail("/src"))))
         .hasValue("the stream exists and is not a fork");
@@ -206,6 +204,7 @@ class AdmissionTest {
   }
 
   private static CreateRequest fork(ForkPoint point) {
-    return new CreateRequest(Optional.empty(), Optional.empty(), false, List.of(), Optional.of(point));
+    return new CreateRequest(
+        Optional.empty(), Optional.empty(), false, List.of(), Optional.of(point));
   }
 }

@@ -64,9 +64,7 @@ class EntryWriterTest {
       stream.persisted = CompletableFuture.failedFuture(new IllegalStateException("earlier"));
       afterFailedWrite =
           writer.persist(
-              stream,
-              stream.registration.withStartSeq(2),
-              CompletableFuture.completedFuture(null));
+              stream, stream.registration.withStartSeq(2), CompletableFuture.completedFuture(null));
     } finally {
       stream.lock.unlock();
     }

@@ -49,13 +49,15 @@ class ForkSourceTest {
       long sourceId = Registry.registeredStreamId(node.plane.state(), "/src").getAsLong();
       // Holds the fork's own new engine stream: the fork is half built, its source checked.
       engine[0].hold(id -> id > sourceId);
-      CompletableFuture<CreateOutcome> fork =
-          node.service.create("/fork", forkOf("/src"));
+      CompletableFuture<CreateOutcome> fork = node.service.create("/fork", forkOf("/src"));
       engine[0].reached.get(10, TimeUnit.SECONDS);
 
       CompletableFuture<DeleteOutcome> delete = node.service.delete("/src");
       // Another name is not held up: neither its create, nor its delete.
-      assertThat(node.service.create("/other", CreateRequest.of("text/plain")).get(10, TimeUnit.SECONDS))
+      assertThat(
+              node.service
+                  .create("/other", CreateRequest.of("text/plain"))
+                  .get(10, TimeUnit.SECONDS))
           .isInstanceOf(CreateOutcome.Created.class);
       assertThat(node.service.delete("/other").get(10, TimeUnit.SECONDS))
           .isEqualTo(new DeleteOutcome.Deleted(false));
@@ -83,7 +85,11 @@ class ForkSourceTest {
 
   private static CreateRequest forkOf(String source) {
     return new CreateRequest(
-        Optional.empty(), Optional.empty(), false, List.of(), Optional.of(ForkPoint.atTail(source)));
+        Optional.empty(),
+        Optional.empty(),
+        false,
+        List.of(),
+        Optional.of(ForkPoint.atTail(source)));
   }
 
   private static NewRecord record(String body) {

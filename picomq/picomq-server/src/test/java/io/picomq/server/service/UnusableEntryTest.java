@@ -107,15 +107,11 @@ class UnusableEntryTest {
   @Test
   void aTtlDeadlineSaturatesInsteadOfOverflowing() {
     assertThat(Expirations.plusSecondsSaturated(1_000, 2)).isEqualTo(3_000);
-    assertThat(Expirations.plusSecondsSaturated(1_000, Long.MAX_VALUE))
-        .isEqualTo(Long.MAX_VALUE);
-    assertThat(Expirations.plusSecondsSaturated(Long.MAX_VALUE - 1, 1))
-        .isEqualTo(Long.MAX_VALUE);
+    assertThat(Expirations.plusSecondsSaturated(1_000, Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+    assertThat(Expirations.plusSecondsSaturated(Long.MAX_VALUE - 1, 1)).isEqualTo(Long.MAX_VALUE);
     assertThat(Expirations.plusSecondsSaturated(-5_000, Long.MAX_VALUE / 1000))
         .isEqualTo(-5_000 + Long.MAX_VALUE / 1000 * 1000);
-    assertThat(
-            Expirations.expiresAt(
-                new Expiry.Ttl(31_556_889_864_403_199L), 1_767_225_600_000L))
+    assertThat(Expirations.expiresAt(new Expiry.Ttl(31_556_889_864_403_199L), 1_767_225_600_000L))
         .hasValue(Instant.ofEpochMilli(Long.MAX_VALUE));
   }
 
@@ -126,9 +122,7 @@ class UnusableEntryTest {
   }
 
   private static void put(NodeFixture node, String name, byte[] bytes) {
-    node.plane
-        .proposeAccepted(new Command.KvPut(Registry.key(name), KvValue.of(bytes)))
-        .join();
+    node.plane.proposeAccepted(new Command.KvPut(Registry.key(name), KvValue.of(bytes))).join();
   }
 
   private static Registration entry(List<Segment> segments, Expiry expiry) {
