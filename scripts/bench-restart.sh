@@ -7,11 +7,13 @@
 # last answer: every stream's first touch after a restart loads its registry entry, opens its
 # engine stream and reads its last record.
 #
-# Usage: scripts/bench-restart.sh [--jar PATH] [--streams N] [--clients N] [--keep]
+# Usage: scripts/bench-restart.sh [--jar PATH] [--streams N] [--clients N] [--dataset DIR] [--keep]
 #   --jar      the pico.jar to run (default: the one bin/pico builds; keep a copy of an older build
 #              to compare before and after a change on the same machine)
 #   --streams  streams to create and read (10000)
 #   --clients  concurrent clients, one request in flight each (64)
+#   --dataset  keep the created node's data (stopped cleanly) in DIR, or, if DIR holds one already,
+#              start from a copy of it instead of creating: runs of two builds read the same data
 #   --keep     keep the temporary directory (data, server logs)
 # The driver is scripts/bench/RestartBench.java, run by the JDK's source launcher (no build). One
 # line per phase goes to stdout (total_ms is the figure); the load average before and after too.
@@ -23,13 +25,15 @@ jar=""
 streams=10000
 clients=64
 keep=0
+dataset=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --jar) jar="$2"; shift 2 ;;
     --streams) streams="$2"; shift 2 ;;
     --clients) clients="$2"; shift 2 ;;
+    --dataset) dataset="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-restart.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -78,9 +82,15 @@ driver() {
 }
 
 echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
-start_server first
-driver create
-stop_server
+if [ -n "$dataset" ] && [ -f "$dataset/meta.db" ]; then
+  echo "bench-restart: starting from a copy of the dataset in $dataset" >&2
+  cp -a "$dataset/." "$work/"
+else
+  start_server first
+  driver create
+  stop_server
+  if [ -n "$dataset" ]; then mkdir -p "$dataset" && cp -a "$work/meta.db" "$work/objects" "$dataset/"; fi
+fi
 start_server second
 echo "load_at_read=$(cut -d' ' -f1-3 /proc/loadavg)"
 driver read

@@ -281,11 +281,10 @@ final class LoadedStreams {
     long activity = Math.max(registration.activityMillis(), clock.millis());
     LiveStream stream = new LiveStream(name, own, registration, tail, lastTimestamp, activity);
     stream.stampedThroughProposed = stored.stampedThrough();
-    live.put(name, stream); // the slot is ours: nothing else publishes this name meanwhile
-    track(stream);
     if (!registration.equals(stored)) {
       // Write the rebuilt state through so the next load need not replay it (not waited for:
-      // until it applies, the stamps in the log still say the same).
+      // until it applies, the stamps in the log still say the same). Chained before the instance
+      // is published, so no append can come between it and the state it writes.
       stream.lock.lock();
       try {
         writer.persist(stream, registration, stream.persisted);
@@ -293,6 +292,8 @@ final class LoadedStreams {
         stream.lock.unlock();
       }
     }
+    live.put(name, stream); // the slot is ours: nothing else publishes this name meanwhile
+    track(stream);
     return Optional.of(stream);
   }
 }
