@@ -22,7 +22,7 @@ import io.picomq.meta.state.NodeRecord;
 import io.picomq.meta.state.PendingTransfer;
 import io.picomq.meta.state.StreamRecord;
 import io.picomq.server.metadata.MetadataPlane;
-import io.picomq.server.service.EngineStreamService;
+import io.picomq.server.service.Registry;
 import io.picomq.sql.log.View;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -174,7 +174,7 @@ final class AdminListener implements AutoCloseable {
 
   private void stream(Exchange exchange, String name) {
     MetadataState state = node.plane().state();
-    Optional<String> unusable = EngineStreamService.unusableReason(state, name);
+    Optional<String> unusable = Registry.unusableReason(state, name);
     if (unusable.isPresent()) {
       // Stored state no node can use: say so and why; DELETE on the data listener removes it.
       Map<String, Object> body = new LinkedHashMap<>();
@@ -184,7 +184,7 @@ final class AdminListener implements AutoCloseable {
       send(exchange, 200, body);
       return;
     }
-    OptionalLong streamId = EngineStreamService.registeredStreamId(state, name);
+    OptionalLong streamId = Registry.registeredStreamId(state, name);
     if (streamId.isEmpty() || state.stream(streamId.getAsLong()).isEmpty()) {
       send(exchange, 404, error("stream_not_found", "no stream named " + name));
       return;
@@ -245,7 +245,7 @@ final class AdminListener implements AutoCloseable {
       return;
     }
     MetadataState state = node.plane().state();
-    OptionalLong streamId = EngineStreamService.registeredStreamId(state, name);
+    OptionalLong streamId = Registry.registeredStreamId(state, name);
     if (streamId.isEmpty() || state.stream(streamId.getAsLong()).isEmpty()) {
       send(exchange, 404, error("stream_not_found", "no stream named " + name));
       return;

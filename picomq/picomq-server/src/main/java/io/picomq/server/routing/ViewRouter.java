@@ -5,7 +5,7 @@ import io.picomq.meta.state.NodeRecord;
 import io.picomq.meta.state.PendingTransfer;
 import io.picomq.meta.state.StreamRecord;
 import io.picomq.server.metadata.MetadataPlane;
-import io.picomq.server.service.EngineStreamService;
+import io.picomq.server.service.Registry;
 import io.picomq.server.stream.Route;
 import io.picomq.server.stream.StreamRouter;
 import java.util.Optional;
@@ -41,7 +41,7 @@ public final class ViewRouter implements StreamRouter {
       return Route.LOCAL;
     }
     MetadataState state = plane.state();
-    OptionalLong streamId = EngineStreamService.registeredStreamId(state, streamName);
+    OptionalLong streamId = Registry.registeredStreamId(state, streamName);
     if (streamId.isEmpty()) {
       return Route.LOCAL;
     }

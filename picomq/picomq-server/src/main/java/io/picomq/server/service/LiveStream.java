@@ -1,6 +1,7 @@
 package io.picomq.server.service;
 
 import io.picomq.s3stream.api.Stream;
+import io.picomq.server.stream.StreamInfo;
 import io.picomq.server.stream.StreamRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ final class LiveStream {
   /**
    * Guarded by lock: an append failed or was refused, so {@link #assignedTail} and {@link
    * #registration} may hold effects that never became durable. Nothing more is appended through
-   * this instance; the next request loads the name afresh (see {@code EngineStreamService.forget}).
+   * this instance; the next request loads the name afresh (see {@link Appender}).
    */
   boolean forgotten;
 
@@ -121,6 +122,24 @@ final class LiveStream {
     this.confirmedTail = tail;
     this.lastTimestampMillis = lastTimestamp;
     this.activityMillis = activityMillis;
+  }
+
+  /** Under lock: what a caller is told about the stream. */
+  StreamInfo info() {
+    return new StreamInfo(
+        name,
+        registration.streamId(),
+        registration.contentType(),
+        registration.expiry(),
+        Expirations.expiresAt(registration.expiry(), activityMillis),
+        Math.min(registration.startSeq(), confirmedTail),
+        confirmedTail,
+        closedAndSettled());
+  }
+
+  /** Any thread: an access at {@code nowMillis}, for a sliding TTL (activity never goes back). */
+  void touch(long nowMillis) {
+    activityMillis = Math.max(activityMillis, nowMillis);
   }
 
   /** Under lock: sealed and everything appended is durable, so readers may see the end. */

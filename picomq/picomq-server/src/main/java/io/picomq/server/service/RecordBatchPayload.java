@@ -23,7 +23,7 @@ import java.util.Optional;
  * seq or the closed flag: {@code marker u8 = 0x53 | flags u8 (1 producer, 2 writer seq, 4 close) |
  * [idLen u32, id, epoch i64, seq i64] | [writerSeqLen u32, writerSeq]} (strings UTF-8). Readers of
  * records never see it: they decode exactly {@code count} envelopes. Only loading a stream reads it
- * (see {@link EngineStreamService}).
+ * (see {@link EntryWriter#replayStamps}).
  */
 final class RecordBatchPayload {
   private static final int STAMP_MARKER = 0x53;

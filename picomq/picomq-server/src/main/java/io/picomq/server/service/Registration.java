@@ -34,7 +34,7 @@ import java.util.TreeMap;
  * @param producers each idempotent producer's state
  * @param stampedThrough the seq below which {@code producers}, {@code writerSeq} and {@code closed}
  *     hold the effect of every stored {@link BatchStamp}: a node loading the stream replays the
- *     stamps of its own batches from here to the durable tail (see {@link EngineStreamService})
+ *     stamps of its own batches from here to the durable tail (see {@link EntryWriter})
  */
 record Registration(
     long streamId,

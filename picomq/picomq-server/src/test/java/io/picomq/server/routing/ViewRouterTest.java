@@ -13,6 +13,7 @@ import io.picomq.server.metadata.NodeIdentity;
 import io.picomq.server.metadata.PlaneObjectManager;
 import io.picomq.server.metadata.PlaneStreamManager;
 import io.picomq.server.service.EngineStreamService;
+import io.picomq.server.service.Registry;
 import io.picomq.server.stream.CreateRequest;
 import io.picomq.server.stream.Route;
 import java.nio.file.Path;
@@ -54,7 +55,7 @@ class ViewRouterTest {
 
       // Node 2 joins and takes the stream over (as after a transfer): requests go there.
       plane.proposeAccepted(new Command.RegisterNode(2, 20, "http://two:4437", 1)).join();
-      long streamId = EngineStreamService.registeredStreamId(plane.state(), "/s").getAsLong();
+      long streamId = Registry.registeredStreamId(plane.state(), "/s").getAsLong();
       engine.shutdown().join(); // closes the stream on node 1
       Outcome opened = plane.proposeAccepted(new Command.OpenStream(streamId, 2, 20)).join();
       assertThat(opened).isInstanceOf(Outcome.StreamOpened.class);

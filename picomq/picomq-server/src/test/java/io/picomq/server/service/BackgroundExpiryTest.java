@@ -39,12 +39,12 @@ class BackgroundExpiryTest {
           .join();
       node.service.create("/kept", CreateRequest.of("text/plain")).join();
       node.service.expireDue();
-      assertThat(EngineStreamService.registeredStreamId(node.plane.state(), "/ttl")).isPresent();
+      assertThat(Registry.registeredStreamId(node.plane.state(), "/ttl")).isPresent();
 
       clock.advance(Duration.ofSeconds(5));
       node.service.expireDue();
-      assertThat(EngineStreamService.registeredStreamId(node.plane.state(), "/ttl")).isEmpty();
-      assertThat(EngineStreamService.registeredStreamId(node.plane.state(), "/kept")).isPresent();
+      assertThat(Registry.registeredStreamId(node.plane.state(), "/ttl")).isEmpty();
+      assertThat(Registry.registeredStreamId(node.plane.state(), "/kept")).isPresent();
     }
   }
 
@@ -123,6 +123,6 @@ class BackgroundExpiryTest {
   }
 
   private static boolean registered(NodeFixture node, String name) {
-    return EngineStreamService.registeredStreamId(node.plane.state(), name).isPresent();
+    return Registry.registeredStreamId(node.plane.state(), name).isPresent();
   }
 }

@@ -175,11 +175,7 @@ class ProducerCrashTest {
         Thread.sleep(10);
         stampedThrough =
             Registration.decode(
-                    node.plane
-                        .state()
-                        .kvValue(EngineStreamService.key("/plain"))
-                        .orElseThrow()
-                        .toByteArray())
+                    node.plane.state().kvValue(Registry.key("/plain")).orElseThrow().toByteArray())
                 .stampedThrough();
       }
       assertThat(stampedThrough).isBetween(4096L, 4200L);

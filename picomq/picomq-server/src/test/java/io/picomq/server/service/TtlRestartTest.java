@@ -58,16 +58,16 @@ class TtlRestartTest {
     try (NodeFixture second = new NodeFixture(metaUrl, dir, 2, clock)) {
       second.service.loadExpiring();
       second.service.expireDue();
-      assertThat(EngineStreamService.registeredStreamId(second.plane.state(), "/ttl")).isPresent();
+      assertThat(Registry.registeredStreamId(second.plane.state(), "/ttl")).isPresent();
       assertThat(second.service.head("/ttl").join()).isInstanceOf(HeadOutcome.Found.class);
 
       // The window runs from the load: still there just before its end, gone after it.
       clock.advance(Duration.ofSeconds(9));
       second.service.expireDue();
-      assertThat(EngineStreamService.registeredStreamId(second.plane.state(), "/ttl")).isPresent();
+      assertThat(Registry.registeredStreamId(second.plane.state(), "/ttl")).isPresent();
       clock.advance(Duration.ofSeconds(2));
       second.service.expireDue();
-      assertThat(EngineStreamService.registeredStreamId(second.plane.state(), "/ttl")).isEmpty();
+      assertThat(Registry.registeredStreamId(second.plane.state(), "/ttl")).isEmpty();
     }
   }
 }

@@ -65,10 +65,10 @@ class UnusableEntryTest {
 
       for (String bad :
           List.of("/garbage", "/version", "/no-segment", "/instant-out-of-range", "/lying-count")) {
-        assertThat(EngineStreamService.unusableReason(second.plane.state(), bad))
+        assertThat(Registry.unusableReason(second.plane.state(), bad))
             .as(bad)
             .hasValueSatisfying(reason -> assertThat(reason).startsWith("damaged registry entry"));
-        assertThat(EngineStreamService.registeredStreamId(second.plane.state(), bad)).isEmpty();
+        assertThat(Registry.registeredStreamId(second.plane.state(), bad)).isEmpty();
         assertThatThrownBy(() -> second.service.head(bad).join())
             .as(bad)
             .isInstanceOf(CompletionException.class)
@@ -82,7 +82,7 @@ class UnusableEntryTest {
             .hasCauseInstanceOf(StreamUnusableException.class);
 
         assertThat(second.service.delete(bad).join()).isEqualTo(new DeleteOutcome.Deleted(false));
-        assertThat(second.plane.state().kvValue(EngineStreamService.key(bad))).as(bad).isEmpty();
+        assertThat(second.plane.state().kvValue(Registry.key(bad))).as(bad).isEmpty();
         assertThat(second.service.head(bad).join()).isInstanceOf(HeadOutcome.NotFound.class);
       }
 
@@ -106,16 +106,12 @@ class UnusableEntryTest {
 
   @Test
   void aTtlDeadlineSaturatesInsteadOfOverflowing() {
-    assertThat(EngineStreamService.plusSecondsSaturated(1_000, 2)).isEqualTo(3_000);
-    assertThat(EngineStreamService.plusSecondsSaturated(1_000, Long.MAX_VALUE))
-        .isEqualTo(Long.MAX_VALUE);
-    assertThat(EngineStreamService.plusSecondsSaturated(Long.MAX_VALUE - 1, 1))
-        .isEqualTo(Long.MAX_VALUE);
-    assertThat(EngineStreamService.plusSecondsSaturated(-5_000, Long.MAX_VALUE / 1000))
+    assertThat(Expirations.plusSecondsSaturated(1_000, 2)).isEqualTo(3_000);
+    assertThat(Expirations.plusSecondsSaturated(1_000, Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+    assertThat(Expirations.plusSecondsSaturated(Long.MAX_VALUE - 1, 1)).isEqualTo(Long.MAX_VALUE);
+    assertThat(Expirations.plusSecondsSaturated(-5_000, Long.MAX_VALUE / 1000))
         .isEqualTo(-5_000 + Long.MAX_VALUE / 1000 * 1000);
-    assertThat(
-            EngineStreamService.expiresAt(
-                new Expiry.Ttl(31_556_889_864_403_199L), 1_767_225_600_000L))
+    assertThat(Expirations.expiresAt(new Expiry.Ttl(31_556_889_864_403_199L), 1_767_225_600_000L))
         .hasValue(Instant.ofEpochMilli(Long.MAX_VALUE));
   }
 
@@ -126,9 +122,7 @@ class UnusableEntryTest {
   }
 
   private static void put(NodeFixture node, String name, byte[] bytes) {
-    node.plane
-        .proposeAccepted(new Command.KvPut(EngineStreamService.key(name), KvValue.of(bytes)))
-        .join();
+    node.plane.proposeAccepted(new Command.KvPut(Registry.key(name), KvValue.of(bytes))).join();
   }
 
   private static Registration entry(List<Segment> segments, Expiry expiry) {

@@ -1,0 +1,171 @@
+package io.picomq.server.service;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.picomq.meta.apply.Outcome;
+import io.picomq.meta.apply.RejectReason;
+import io.picomq.meta.apply.Result;
+import io.picomq.meta.command.Command;
+import io.picomq.meta.state.KvValue;
+import io.picomq.s3stream.api.Stream;
+import io.picomq.s3stream.api.StreamEngine;
+import io.picomq.server.metadata.MetadataPlane;
+import io.picomq.server.service.Registration.Segment;
+import io.picomq.server.stream.CreateOutcome;
+import io.picomq.server.stream.CreateRequest;
+import io.picomq.server.stream.Expiry;
+import io.picomq.server.stream.NewRecord;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Creates streams: allocates and opens an engine stream, writes the initial records durably, then
+ * puts the entry if the name is still free in the log. A racing create (on this node or another)
+ * loses in the log, destroys its engine stream and answers as a repeated create.
+ *
+ * <p>A plain create takes no lock: concurrent creates allocate, open and register their streams in
+ * parallel, so their commands share log rows (group commit), and the log settles two creates of one
+ * name (put-if-absent). {@link Forks} uses the same steps for a fork.
+ *
+ * <p>Threading: blocking calls (bounded, {@link Failures}); any virtual thread, holding no lock
+ * unless a method says so.
+ */
+final class Creator {
+  private final MetadataPlane plane;
+  private final StreamEngine engine;
+  private final LoadedStreams loaded;
+  private final Function<String, Optional<LiveStream>> lookup;
+  private final Failures failures;
+  private final InstantSource clock;
+  private final ByteBufAllocator allocator;
+
+  /**
+   * @param lookup a name's instance with expiry applied, loading it if needed (blocks)
+   */
+  Creator(
+      MetadataPlane plane,
+      StreamEngine engine,
+      LoadedStreams loaded,
+      Function<String, Optional<LiveStream>> lookup,
+      Failures failures,
+      InstantSource clock,
+      ByteBufAllocator allocator) {
+    this.plane = plane;
+    this.engine = engine;
+    this.loaded = loaded;
+    this.lookup = lookup;
+    this.failures = failures;
+    this.clock = clock;
+    this.allocator = allocator;
+  }
+
+  /** Creates a plain stream that does not exist (as far as this caller saw). */
+  CreateOutcome createPlain(String name, CreateRequest request) {
+    long now = clock.millis();
+    Stream own = openNew();
+    long timestamp = now;
+    if (!request.records().isEmpty()) {
+      appendDurably(own, request.records(), timestamp);
+    }
+    Registration registration =
+        new Registration(
+            own.streamId(),
+            request.contentType().orElse(Admission.DEFAULT_CONTENT_TYPE),
+            request.expiry().orElse(Expiry.NEVER),
+            now,
+            request.closed(),
+            false,
+            0,
+            0,
+            Optional.empty(),
+            List.of(new Segment(own.streamId(), 0, Segment.OPEN_END, 0)),
+            Optional.empty(),
+            Map.of(),
+            request.records().size());
+    Optional<CreateOutcome.Created> created =
+        register(name, own, registration, request.records().isEmpty() ? 0 : timestamp);
+    return created.isPresent() ? created.get() : lost(name, request);
+  }
+
+  /** A create of a name that exists: the same create again, or a conflict. */
+  CreateOutcome repeatedCreate(LiveStream existing, CreateRequest request) {
+    existing.lock.lock();
+    try {
+      if (existing.registration.softDeleted()) {
+        return new CreateOutcome.NameRetained();
+      }
+      return Admission.configMismatch(existing.registration, request)
+          .<CreateOutcome>map(CreateOutcome.Conflict::new)
+          .orElseGet(() -> new CreateOutcome.Exists(existing.info()));
+    } finally {
+      existing.lock.unlock();
+    }
+  }
+
+  /**
+   * The answer to a create whose registration lost to another create of the name: as a repeated
+   * create of the winner. Looks the name up, so no name lock may be held.
+   */
+  CreateOutcome lost(String name, CreateRequest request) {
+    return lookup
+        .apply(name)
+        .map(winner -> repeatedCreate(winner, request))
+        .orElseGet(
+            () -> new CreateOutcome.Conflict("the stream was created and removed concurrently"));
+  }
+
+  /**
+   * Puts the entry if the name is still free in the log and publishes the stream; empty when the
+   * name was taken (its engine stream is destroyed then; answer with {@link #lost}).
+   */
+  Optional<CreateOutcome.Created> register(
+      String name, Stream own, Registration registration, long lastTimestamp) {
+    Result result =
+        failures.await(
+            plane.propose(
+                new Command.KvPutIfAbsent(Registry.key(name), KvValue.of(registration.encode()))));
+    if (result instanceof Result.Rejected rejected) {
+      own.destroy();
+      if (rejected.reason() != RejectReason.KEY_EXISTS) {
+        throw new IllegalStateException("registering " + name + " failed: " + rejected.message());
+      }
+      return Optional.empty();
+    }
+    long tail = registration.ownSeqStart() + own.confirmOffset();
+    LiveStream created =
+        new LiveStream(name, own, registration, tail, lastTimestamp, registration.activityMillis());
+    created.stampedThroughProposed = registration.stampedThrough();
+    // A racing touch may have loaded this very entry already: then that instance is the one.
+    LiveStream stream = loaded.publishCreated(created);
+    stream.lock.lock();
+    try {
+      return Optional.of(new CreateOutcome.Created(stream.info()));
+    } finally {
+      stream.lock.unlock();
+    }
+  }
+
+  /** A new engine stream, allocated in the log and opened on this node. */
+  Stream openNew() {
+    Outcome.StreamsCreated created =
+        (Outcome.StreamsCreated) failures.await(plane.proposeAccepted(new Command.CreateStream()));
+    return failures.await(engine.openStream(created.firstStreamId()));
+  }
+
+  /** Appends {@code records} as one batch and waits until they are durable. */
+  void appendDurably(Stream stream, List<NewRecord> records, long timestampMillis) {
+    ByteBuf payload = RecordBatchPayload.encode(records, timestampMillis, allocator);
+    try {
+      io.picomq.s3stream.api.AppendOutcome outcome =
+          failures.await(stream.append(records.size(), payload));
+      if (!(outcome instanceof io.picomq.s3stream.api.AppendOutcome.Appended)) {
+        throw failures.refused(outcome);
+      }
+    } finally {
+      payload.release();
+    }
+  }
+}

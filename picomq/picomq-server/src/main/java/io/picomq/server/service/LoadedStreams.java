@@ -1,0 +1,299 @@
+package io.picomq.server.service;
+
+import io.picomq.meta.state.KvValue;
+import io.picomq.s3stream.api.Stream;
+import io.picomq.server.metadata.MetadataPlane;
+import io.picomq.server.service.Registration.Segment;
+import io.picomq.server.stream.StreamUnusableException;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The names this node has loaded: a {@link LiveStream} per name, loaded from its registry entry on
+ * first use, and what keeps loading correct against creates, removals and forgotten streams.
+ *
+ * <h2>Design</h2>
+ *
+ * Loading is per name. The first caller to touch an unloaded name takes the name's loading slot (a
+ * future in {@link #loading}) and loads it on its own thread: reads the entry, opens the engine
+ * stream (a metadata proposal), replays the stamps past the entry's {@code stampedThrough} and
+ * reads the last record's timestamp, possibly from object storage. Callers touching the same name
+ * meanwhile wait for that future; callers touching other names load in parallel. After a restart,
+ * the first touches of many streams therefore share log commits and storage reads instead of
+ * queueing behind one lock (figures in the operating docs, {@code scripts/bench-restart.sh}).
+ *
+ * <h2>Invariants</h2>
+ *
+ * <ul>
+ *   <li>A name gets a new instance only through its loading slot, by a load or by a create ({@link
+ *       #publishCreated}), so two instances of one name are never published at once and a load
+ *       never overlaps a create's publication.
+ *   <li>A name is loaded only when no instance is published; an instance leaves {@link #live} only
+ *       by a removal (after the name went into {@link #removing}) or by being forgotten (after its
+ *       settle future went into {@link #settling}). So a load that starts after either sees it: it
+ *       finds nothing while the removal is under way, and waits for the engine stream to settle
+ *       before reading the durable tail.
+ *   <li>A removal or a forget acts on a published instance under its lock; ending an instance that
+ *       was forgotten meanwhile is refused ({@link Deletion}), so the caller acts on the current
+ *       one.
+ * </ul>
+ *
+ * <h2>Threading</h2>
+ *
+ * Any thread. The maps are concurrent; no lock is held while loading. {@link #get} blocks (bounded
+ * by the request timeout, {@link Failures}): call it on a virtual thread.
+ */
+final class LoadedStreams {
+  private static final Logger LOG = LoggerFactory.getLogger(LoadedStreams.class);
+
+  private final MetadataPlane plane;
+  private final EngineStreams engineStreams;
+  private final SegmentReader reader;
+  private final EntryWriter writer;
+  private final Failures failures;
+  private final InstantSource clock;
+
+  /** Published instances, by name. */
+  private final ConcurrentHashMap<String, LiveStream> live = new ConcurrentHashMap<>();
+
+  /** Each name's loading slot while a load or a create's publication runs. */
+  private final ConcurrentHashMap<String, CompletableFuture<Optional<LiveStream>>> loading =
+      new ConcurrentHashMap<>();
+
+  /** Names deleted for good whose registry entry is not yet removed in the log. */
+  private final ConcurrentHashMap<String, CompletableFuture<Void>> removing =
+      new ConcurrentHashMap<>();
+
+  /**
+   * Names whose instance was forgotten after a failed append, until its engine stream settled: a
+   * load waits for it, so the tail it loads is the durable one.
+   */
+  private final ConcurrentHashMap<String, CompletableFuture<Void>> settling =
+      new ConcurrentHashMap<>();
+
+  /** Names whose unusable entry was logged already (once per process, not once per listing). */
+  private final Set<String> reportedUnusable = ConcurrentHashMap.newKeySet();
+
+  /** Loaded streams that can expire, by deadline: what the expiry sweep looks at. */
+  private final ExpiryQueue<LiveStream> expiring = new ExpiryQueue<>();
+
+  LoadedStreams(
+      MetadataPlane plane,
+      EngineStreams engineStreams,
+      SegmentReader reader,
+      EntryWriter writer,
+      Failures failures,
+      InstantSource clock) {
+    this.plane = plane;
+    this.engineStreams = engineStreams;
+    this.reader = reader;
+    this.writer = writer;
+    this.failures = failures;
+    this.clock = clock;
+  }
+
+  /** The name's published instance, if it has one; never loads. */
+  Optional<LiveStream> published(String name) {
+    return Optional.ofNullable(live.get(name));
+  }
+
+  /**
+   * The name's instance, loaded from the registry on first use; empty when the name has no entry or
+   * is being removed. Blocks while this or another caller loads the name.
+   *
+   * @throws StreamUnusableException when the entry cannot be used
+   */
+  Optional<LiveStream> get(String name) {
+    LiveStream stream = live.get(name);
+    if (stream != null) {
+      return Optional.of(stream);
+    }
+    CompletableFuture<Void> settled = settling.get(name);
+    if (settled != null) {
+      failures.await(settled);
+    }
+    CompletableFuture<Optional<LiveStream>> mine = new CompletableFuture<>();
+    CompletableFuture<Optional<LiveStream>> theirs = loading.putIfAbsent(name, mine);
+    if (theirs != null) {
+      return failures.await(theirs);
+    }
+    try {
+      stream = live.get(name);
+      Optional<LiveStream> loaded = stream != null ? Optional.of(stream) : load(name);
+      mine.complete(loaded);
+      return loaded;
+    } catch (RuntimeException e) {
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      loading.remove(name, mine);
+    }
+  }
+
+  /**
+   * The name's instance as {@link #get} finds it, but never one that was forgotten (an append to it
+   * failed): what acts on a name's entry under its name lock ({@link Forks}, {@link Deletion}).
+   */
+  Optional<LiveStream> current(String name) {
+    while (true) {
+      Optional<LiveStream> found = get(name);
+      if (found.isEmpty() || !forgotten(found.get())) {
+        return found;
+      }
+      Thread.onSpinWait(); // being unpublished right now; the next get waits for it to settle
+    }
+  }
+
+  private static boolean forgotten(LiveStream stream) {
+    stream.lock.lock();
+    try {
+      return stream.forgotten;
+    } finally {
+      stream.lock.unlock();
+    }
+  }
+
+  /**
+   * Publishes a stream this node just registered in the log, unless a load of its entry published
+   * it first: returns the instance that is published.
+   */
+  LiveStream publishCreated(LiveStream created) {
+    String name = created.name;
+    engineStreams.adopt(created.own);
+    while (true) {
+      CompletableFuture<Optional<LiveStream>> mine = new CompletableFuture<>();
+      CompletableFuture<Optional<LiveStream>> theirs = loading.putIfAbsent(name, mine);
+      if (theirs != null) {
+        failures.await(theirs.exceptionally(ignored -> Optional.empty()));
+        continue;
+      }
+      try {
+        LiveStream raced = live.putIfAbsent(name, created);
+        if (raced == null) {
+          track(created);
+        }
+        LiveStream published = raced != null ? raced : created;
+        mine.complete(Optional.of(published));
+        return published;
+      } finally {
+        loading.remove(name, mine);
+      }
+    }
+  }
+
+  /** The removal of {@code name} under way, if one is. */
+  Optional<CompletableFuture<Void>> removal(String name) {
+    return Optional.ofNullable(removing.get(name));
+  }
+
+  /**
+   * Under the stream's lock, as its removal starts: no later load finds the name until {@code
+   * removed} (the entry's removal from the log) completes.
+   */
+  void removing(LiveStream stream, CompletableFuture<Void> removed) {
+    removing.put(stream.name, removed);
+    removed.whenComplete((ignored, failure) -> removing.remove(stream.name, removed));
+    live.remove(stream.name, stream);
+    engineStreams.drop(stream.own);
+  }
+
+  /**
+   * Unpublishes a forgotten instance: the next touch loads the name afresh once {@code settled}
+   * (its engine stream settled) completes.
+   */
+  void forgotten(LiveStream stream, CompletableFuture<Void> settled) {
+    settling.put(stream.name, settled);
+    live.remove(stream.name, stream);
+    engineStreams.drop(stream.own);
+    settled.whenComplete((ignored, failure) -> settling.remove(stream.name, settled));
+  }
+
+  /**
+   * The entry stored for {@code name}, decoded.
+   *
+   * @throws StreamUnusableException when it cannot be used, logged once per name
+   */
+  Registration decode(String name, KvValue value) {
+    try {
+      return Registration.decode(value.toByteArray());
+    } catch (IllegalStateException damaged) {
+      StreamUnusableException unusable =
+          new StreamUnusableException(name, damaged.getMessage(), damaged);
+      if (reportedUnusable.add(name)) {
+        LOG.error("{}; it answers 409 stream_unusable until deleted", unusable.getMessage());
+      }
+      throw unusable;
+    }
+  }
+
+  /** The unusable entry of {@code name} was deleted: a new one may be reported again. */
+  void unusableDeleted(String name) {
+    reportedUnusable.remove(name);
+  }
+
+  /**
+   * Queues a published stream for the expiry sweep at its current deadline, unless it cannot expire
+   * or is no longer the published one. A stream whose deadline passed is queued at it and ended by
+   * the next sweep.
+   */
+  void track(LiveStream stream) {
+    Optional<Long> deadline = Expirations.sweepDeadlineMillis(stream);
+    if (deadline.isPresent() && live.get(stream.name) == stream) {
+      expiring.add(stream, deadline.get());
+    }
+  }
+
+  /** Removes and returns the queued streams whose deadline passed by {@code nowMillis}. */
+  List<LiveStream> takeDue(long nowMillis) {
+    return expiring.takeDue(nowMillis);
+  }
+
+  /** In the name's loading slot: the entry with its engine stream open, published; or empty. */
+  private Optional<LiveStream> load(String name) {
+    if (removing.containsKey(name)) {
+      return Optional.empty(); // deleted; its entry is on its way out of the registry
+    }
+    Optional<KvValue> value = plane.state().kvValue(Registry.key(name));
+    if (value.isEmpty()) {
+      return Optional.empty();
+    }
+    Registration stored = decode(name, value.get());
+    Stream own = engineStreams.open(stored.streamId());
+    Segment segment = stored.own();
+    long tail = segment.seqStart() + own.confirmOffset() - segment.offsetStart();
+    Registration registration = writer.replayStamps(stored, own, tail);
+    long lastTimestamp;
+    if (tail == 0) {
+      lastTimestamp = 0;
+    } else if (tail - 1 < registration.startSeq()) {
+      // Trimmed to its tail: the last record may be gone from the engine. The activity written
+      // with the trim is at least every timestamp assigned before it.
+      lastTimestamp = registration.activityMillis();
+    } else {
+      lastTimestamp = reader.record(registration, tail - 1).timestampMillis();
+    }
+    long activity = Math.max(registration.activityMillis(), clock.millis());
+    LiveStream stream = new LiveStream(name, own, registration, tail, lastTimestamp, activity);
+    stream.stampedThroughProposed = stored.stampedThrough();
+    if (!registration.equals(stored)) {
+      // Write the rebuilt state through so the next load need not replay it (not waited for:
+      // until it applies, the stamps in the log still say the same). Chained before the instance
+      // is published, so no append can come between it and the state it writes.
+      stream.lock.lock();
+      try {
+        writer.persist(stream, registration, stream.persisted);
+      } finally {
+        stream.lock.unlock();
+      }
+    }
+    live.put(name, stream); // the slot is ours: nothing else publishes this name meanwhile
+    track(stream);
+    return Optional.of(stream);
+  }
+}
