@@ -163,6 +163,16 @@ final class MemoryTarget implements BenchTarget {
     }
   }
 
+  /** Records held in all streams now. */
+  int records() {
+    lock.lock();
+    try {
+      return streams.values().stream().mapToInt(List::size).sum();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Streams that exist now. */
   List<String> streams() {
     lock.lock();
