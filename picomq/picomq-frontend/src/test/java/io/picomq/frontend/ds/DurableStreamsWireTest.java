@@ -367,6 +367,9 @@ class DurableStreamsWireTest {
   }
 
   private static void awaitTrue(BooleanSupplier condition) {
-    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(condition::getAsBoolean);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(10))
+        .until(condition::getAsBoolean);
   }
 }

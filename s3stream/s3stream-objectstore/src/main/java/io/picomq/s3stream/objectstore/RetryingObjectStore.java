@@ -66,8 +66,8 @@ public final class RetryingObjectStore implements ObjectStore {
   }
 
   /**
-   * One attempt of a put, on its own reference to the bytes, released when this attempt answers:
-   * an attempt given up on (timed out) may still be sending after the put failed or another attempt
+   * One attempt of a put, on its own reference to the bytes, released when this attempt answers: an
+   * attempt given up on (timed out) may still be sending after the put failed or another attempt
    * succeeded, and the caller releases {@code data} as soon as the put completes.
    */
   private CompletableFuture<Void> attemptPut(String key, ByteBuf data) {

@@ -172,10 +172,10 @@ class RetryingObjectStoreTest {
   }
 
   /**
-   * Attempts given up on still reach the store later (as a hung request may still be sending), after
-   * the caller released its bytes because the put had failed: each attempt keeps its own reference
-   * until its own answer. (Found by ObjectWalFaultTest, where the WAL released a batch while the
-   * timed-out attempts of its PUT were still held.)
+   * Attempts given up on still reach the store later (as a hung request may still be sending),
+   * after the caller released its bytes because the put had failed: each attempt keeps its own
+   * reference until its own answer. (Found by ObjectWalFaultTest, where the WAL released a batch
+   * while the timed-out attempts of its PUT were still held.)
    */
   @Test
   void anAttemptGivenUpOnKeepsItsBytesUntilItAnswers() throws Exception {

@@ -4,7 +4,6 @@ import static io.picomq.s3stream.wal.WriteAheadLogContract.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-
 import io.netty.buffer.ByteBuf;
 import io.picomq.s3stream.objectstore.FaultInjectingObjectStore;
 import io.picomq.s3stream.objectstore.MemoryObjectStore;
@@ -54,8 +53,10 @@ class ObjectWalFaultTest {
   private final RecordingObjectStore recording = new RecordingObjectStore(memory);
   private final LandThenFailObjectStore lostResponses = new LandThenFailObjectStore(recording);
   private final FaultInjectingObjectStore faults = new FaultInjectingObjectStore(lostResponses);
+
   /** Every PUT the retrying layer makes, answered or held: its attempts, not just what lands. */
   private final RecordingObjectStore attempts = new RecordingObjectStore(faults);
+
   private final ObjectStore store =
       new RetryingObjectStore(attempts, RETRIES, Scheduler.system(), new Random(3));
   private final ExecutorService owner =

@@ -54,8 +54,15 @@ class UpstreamFoldersTest {
   void binariesAreOnlyWhereAManifestDescribesThem() {
     DESCRIPTIONS.keySet().stream()
         .filter(name -> !WITH_BINARIES.contains(name))
-        .forEach(name -> assertThat(CodecVectors.files(CodecVectors.folder(name), ".bin")).as(name).isEmpty());
+        .forEach(
+            name ->
+                assertThat(CodecVectors.files(CodecVectors.folder(name), ".bin"))
+                    .as(name)
+                    .isEmpty());
     WITH_BINARIES.forEach(
-        name -> assertThat(CodecVectors.files(CodecVectors.folder(name), ".bin")).as(name).isNotEmpty());
+        name ->
+            assertThat(CodecVectors.files(CodecVectors.folder(name), ".bin"))
+                .as(name)
+                .isNotEmpty());
   }
 }
