@@ -1,6 +1,7 @@
 package io.picomq.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.picomq.frontend.Protocol;
 import java.net.URI;
@@ -81,8 +82,12 @@ class NodeTest {
                   .timeout(Duration.ofSeconds(10))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
-      Thread.sleep(200); // let the poll park (it must not answer before the append)
-      assertThat(waiting).isNotDone();
+      // The poll parks: it stays unanswered (for 200 ms, long enough to reach the wait) until
+      // the append.
+      await("the long-poll staying parked")
+          .during(Duration.ofMillis(200))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> !waiting.isDone());
       assertThat(send("POST", stream, "second").statusCode()).isBetween(200, 204);
       HttpResponse<String> woken = waiting.get(5, java.util.concurrent.TimeUnit.SECONDS);
       assertThat(woken.statusCode()).isEqualTo(200);

@@ -1,6 +1,7 @@
 package io.picomq.cli.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -175,10 +176,11 @@ class BenchRunTest {
                 throw new IllegalStateException(e);
               }
             });
-    while (target.streams().size() < 2) {
-      Thread.sleep(10);
-    }
-    Thread.sleep(300);
+    // Abort once writes have landed: the append that landed a record is acknowledged before its
+    // writer looks at the abort flag again, so the report must count it.
+    await("both streams created and a record written")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> target.streams().size() == 2 && target.records() > 0);
     run.abort();
     assertThat(run.awaitFinished(Duration.ofSeconds(30))).isTrue();
     assertThat(report.get().writes().records()).isPositive();

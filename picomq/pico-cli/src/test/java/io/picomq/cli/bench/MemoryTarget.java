@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -87,16 +88,24 @@ final class MemoryTarget implements BenchTarget {
   @Override
   public Producer producer(String stream) {
     return new Producer() {
-      // Like the SDK's session: after one failed batch it refuses every later record.
-      private volatile boolean broken;
+      // Like the SDK's session: after one failed batch it refuses every later record, naming the
+      // failure (a writer refused before the failed batch's own answer arrives still reports it).
+      private volatile Throwable failure;
 
       @Override
       public CompletableFuture<?> send(byte[] body) {
-        if (broken) {
-          throw new IllegalStateException("the producer session failed");
+        Throwable failed = failure;
+        if (failed != null) {
+          throw new IllegalStateException(
+              "the producer session failed: " + failed.getMessage(), failed);
         }
         return CompletableFuture.runAsync(() -> append(0, stream, List.of(body)))
-            .whenComplete((ok, error) -> broken |= error != null);
+            .whenComplete(
+                (ok, error) -> {
+                  if (error != null && failure == null) {
+                    failure = error instanceof CompletionException c ? c.getCause() : error;
+                  }
+                });
       }
 
       @Override
@@ -158,6 +167,16 @@ final class MemoryTarget implements BenchTarget {
     try {
       streams.remove(stream);
       deleted.add(stream);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Records held in all streams now. */
+  int records() {
+    lock.lock();
+    try {
+      return streams.values().stream().mapToInt(List::size).sum();
     } finally {
       lock.unlock();
     }

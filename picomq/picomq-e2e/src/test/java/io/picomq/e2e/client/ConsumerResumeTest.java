@@ -1,6 +1,7 @@
 package io.picomq.e2e.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.picomq.client.Consumer;
 import io.picomq.client.ConsumerOptions;
@@ -165,31 +166,31 @@ class ConsumerResumeTest {
       ServerProcess server, Servers servers, String stream, int from, int to) throws Exception {
     try (PicoClient writer = servers.client(server)) {
       for (int i = from; i < to; i++) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-          try {
-            assertThat(writer.append(stream, List.of(Record.of(Integer.toString(i)))).startSeq())
-                .isEqualTo(i);
-            break;
-          } catch (PicoException e) {
-            if (!e.isRetriable() || System.nanoTime() > deadline) {
-              throw e;
-            }
-            Thread.sleep(50);
-          }
-        }
+        int seq = i;
+        // Only a retriable failure (the server still starting) is tried again; a wrong seq fails.
+        await("append " + seq)
+            .atMost(Duration.ofSeconds(30))
+            .pollDelay(Duration.ZERO)
+            .pollInterval(Duration.ofMillis(50))
+            .ignoreExceptionsMatching(e -> e instanceof PicoException p && p.isRetriable())
+            .until(
+                () -> {
+                  assertThat(
+                          writer
+                              .append(stream, List.of(Record.of(Integer.toString(seq))))
+                              .startSeq())
+                      .isEqualTo(seq);
+                  return true;
+                });
       }
     }
   }
 
-  private static void awaitSize(List<?> list, int size) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (list.size() < size) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("only " + list.size() + " of " + size + " records arrived");
-      }
-      Thread.sleep(20);
-    }
+  private static void awaitSize(List<?> list, int size) {
+    await(size + " records arrived")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> list.size() >= size);
   }
 
   private static List<Long> range(long from, long to) {

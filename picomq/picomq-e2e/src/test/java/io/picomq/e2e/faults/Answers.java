@@ -1,6 +1,7 @@
 package io.picomq.e2e.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URI;
@@ -77,14 +78,12 @@ final class Answers {
   }
 
   /** Waits for {@code condition} until {@code within} passes; fails the test then. */
-  static void awaitTrue(String what, Duration within, Check condition) throws Exception {
-    long deadline = System.nanoTime() + within.toNanos();
-    while (!condition.holds()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("not within " + within + ": " + what);
-      }
-      Thread.sleep(200); // polling interval of a deadline loop, not a wait for an effect
-    }
+  static void awaitTrue(String what, Duration within, Check condition) {
+    await(what)
+        .atMost(within)
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(200))
+        .until(condition::holds);
   }
 
   /** A condition that may do I/O. */

@@ -89,10 +89,10 @@ public final class LiveReadersBench {
     forEachLimited(streams, 64, i -> put(name.apply(i)));
     report("  created %d streams in %.1f s", streams, seconds(System.nanoTime() - started));
     // The same node with the same streams loaded and nobody waiting: what parking adds to it.
-    Thread.sleep(2_000);
+    Thread.sleep(2_000); // a benchmark's settling pause (its input), not a wait for an effect
     long baselineBefore = probe.cpuMillis();
     long baselineStart = System.nanoTime();
-    Thread.sleep(idleMillis);
+    Thread.sleep(idleMillis); // the measured idle window: the benchmark's input
     long baselineCpu = probe.cpuMillis() - baselineBefore;
     double baselineSeconds = seconds(System.nanoTime() - baselineStart);
     report(
@@ -135,7 +135,7 @@ public final class LiveReadersBench {
       }
       CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).join();
       // The first read of each stream loads and opens it; let that settle before measuring idle.
-      Thread.sleep(Math.max(5_000, idleMillis / 2));
+      Thread.sleep(Math.max(5_000, idleMillis / 2)); // a settling pause: the benchmark's input
       report(
           "  %d long-polls sent in %.1f s; answered early: %d, failed: %d",
           streams, seconds(System.nanoTime() - started), answered.get(), failed.get());
@@ -144,7 +144,7 @@ public final class LiveReadersBench {
       double liveHeap = probe.liveHeapMib();
       long cpuBefore = probe.cpuMillis();
       long idleStart = System.nanoTime();
-      Thread.sleep(idleMillis);
+      Thread.sleep(idleMillis); // the measured idle window: the benchmark's input
       long cpuUsed = probe.cpuMillis() - cpuBefore;
       double idleSeconds = seconds(System.nanoTime() - idleStart);
       report(
@@ -172,7 +172,7 @@ public final class LiveReadersBench {
       long appendsDone = System.nanoTime();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (answered.get() + failed.get() < streams && System.nanoTime() < deadline) {
-        Thread.sleep(20);
+        Thread.sleep(20); // poll interval of a deadline loop; the report states any shortfall
       }
       long wakeCpu = probe.cpuMillis() - wakeCpuBefore;
       report(
@@ -223,7 +223,7 @@ public final class LiveReadersBench {
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (Arrays.stream(feeds).anyMatch(f -> !f.upToDate) && System.nanoTime() < deadline) {
-        Thread.sleep(20);
+        Thread.sleep(20); // poll interval of a deadline loop; the report states any shortfall
       }
       report(
           "  %d readers connected and up to date in %.1f s",
@@ -270,7 +270,7 @@ public final class LiveReadersBench {
       deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (Arrays.stream(feeds).anyMatch(f -> f.count < records && f.failure == null)
           && System.nanoTime() < deadline) {
-        Thread.sleep(20);
+        Thread.sleep(20); // poll interval of a deadline loop; the report states any shortfall
       }
       long cpuUsed = probe.cpuMillis() - cpuBefore;
       double heapNow = probe.heapUsedMib();

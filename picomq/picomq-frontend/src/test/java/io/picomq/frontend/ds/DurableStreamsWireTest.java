@@ -2,6 +2,7 @@ package io.picomq.frontend.ds;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
@@ -365,13 +366,10 @@ class DurableStreamsWireTest {
     assertThat(response.body()).startsWith("{\"error\":\"" + error + "\"");
   }
 
-  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 10 s");
-      }
-      TimeUnit.MILLISECONDS.sleep(10);
-    }
+  private static void awaitTrue(BooleanSupplier condition) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(10))
+        .until(condition::getAsBoolean);
   }
 }

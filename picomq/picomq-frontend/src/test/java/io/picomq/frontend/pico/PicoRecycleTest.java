@@ -1,6 +1,7 @@
 package io.picomq.frontend.pico;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -57,10 +58,8 @@ class PicoRecycleTest {
         .as("read 200 ms ago at most, the stream is alive 1.2 s after its last append")
         .isEqualTo(200);
 
-    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    while (client.head(name).status() != 404 && System.nanoTime() < deadline) {
-      Thread.sleep(100);
-    }
-    assertThat(client.head(name).status()).as("unread, it expires").isEqualTo(404);
+    await("unread, it expires")
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(() -> assertThat(client.head(name).status()).isEqualTo(404));
   }
 }

@@ -1,5 +1,7 @@
 package io.picomq.frontend.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import io.picomq.server.stream.AppendOutcome;
 import io.picomq.server.stream.AppendRequest;
 import io.picomq.server.stream.CreateOutcome;
@@ -37,25 +39,19 @@ public final class WaitCountingService implements StreamService {
   }
 
   /** Waits until {@link #waits} exceeds {@code seen}, failing after {@code within}. */
-  public void awaitWaitsAbove(int seen, Duration within) throws InterruptedException {
-    long deadline = System.nanoTime() + within.toNanos();
-    while (waits.get() <= seen) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("no wait was registered within " + within);
-      }
-      Thread.sleep(1);
-    }
+  public void awaitWaitsAbove(int seen, Duration within) {
+    await("a wait registered beyond the " + seen + " seen")
+        .atMost(within)
+        .pollInterval(Duration.ofMillis(1))
+        .until(() -> waits.get() > seen);
   }
 
   /** Waits until every registered wait has completed or been cancelled. */
-  public void awaitAllWaitsReleased(Duration within) throws InterruptedException {
-    long deadline = System.nanoTime() + within.toNanos();
-    while (pendingWaits() > 0) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError(pendingWaits() + " waits still held after " + within);
-      }
-      Thread.sleep(1);
-    }
+  public void awaitAllWaitsReleased(Duration within) {
+    await("every registered wait released")
+        .atMost(within)
+        .pollInterval(Duration.ofMillis(1))
+        .until(() -> pendingWaits() == 0);
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.picomq.server.service;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.object.ObjectNamespace;
@@ -19,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,12 +64,12 @@ class GarbageCollectionTest {
       assertThat(node.plane.state().destructionQueue()).containsAll(catalogued);
 
       maintenance.start();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!(node.plane.state().destructionQueue().isEmpty()
-              && storedObjectIds(store).stream().noneMatch(catalogued::contains))
-          && System.nanoTime() < deadline) {
-        Thread.sleep(50);
-      }
+      await("the deleted stream's objects collected")
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  node.plane.state().destructionQueue().isEmpty()
+                      && storedObjectIds(store).stream().noneMatch(catalogued::contains));
       assertThat(node.plane.state().destructionQueue()).isEmpty();
       assertThat(storedObjectIds(store)).doesNotContainAnyElementsOf(catalogued);
       assertThat(node.plane.state().catalog().objects().keySet())

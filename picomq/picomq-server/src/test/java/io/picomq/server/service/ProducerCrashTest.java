@@ -3,6 +3,7 @@ package io.picomq.server.service;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.picomq.server.stream.AppendOutcome;
 import io.picomq.server.stream.AppendRequest;
@@ -15,11 +16,13 @@ import io.picomq.server.stream.StreamService;
 import io.picomq.sql.backend.BackendOptions;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -141,7 +144,13 @@ class ProducerCrashTest {
     engine.get().hold();
     first.service.append("/t", AppendRequest.of(List.of(NewRecord.of("lost".getBytes(UTF_8)))));
     first.service.trim("/t", 1);
-    Thread.sleep(500); // room for an entry write that would not wait for the append
+    // Nothing to wait for when the entry write waits for the append, as it must: for a window (the
+    // test's input) in which a write that did not wait would land, the stored entry must never
+    // claim the held seq 1. The restarts below check what such an entry would break.
+    await("the stored entry not claiming the seq still in flight")
+        .during(Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> stored(first, "/t").stampedThrough() <= 1);
     first.abandon();
 
     AtomicReference<EntryFault> fault = new AtomicReference<>();
@@ -170,15 +179,11 @@ class ProducerCrashTest {
       for (int i = 0; i < 42; i++) {
         node.service.append("/plain", AppendRequest.of(hundred)).join();
       }
-      long stampedThrough = 0;
-      for (int i = 0; i < 500 && stampedThrough < 4096; i++) {
-        Thread.sleep(10);
-        stampedThrough =
-            Registration.decode(
-                    node.plane.state().kvValue(Registry.key("/plain")).orElseThrow().toByteArray())
-                .stampedThrough();
-      }
-      assertThat(stampedThrough).isBetween(4096L, 4200L);
+      Callable<Long> stampedThrough = () -> stored(node, "/plain").stampedThrough();
+      await("an entry moving the replay point past 4096")
+          .atMost(Duration.ofSeconds(30))
+          .until(stampedThrough, through -> through >= 4096);
+      assertThat(stampedThrough.call()).isBetween(4096L, 4200L);
     }
   }
 
@@ -203,7 +208,8 @@ class ProducerCrashTest {
       for (int seq = 0; seq < total; seq++) {
         sent.add(first.service.append("/r", produce(seq)));
       }
-      Thread.sleep(random.nextInt(40)); // where the crash lands
+      // The input, not a wait for an effect: how far the appends get before the crash.
+      Thread.sleep(random.nextInt(40));
       List<Boolean> acknowledged = new ArrayList<>();
       for (CompletableFuture<AppendOutcome> answer : sent) {
         acknowledged.add(
@@ -261,16 +267,20 @@ class ProducerCrashTest {
   }
 
   /** Waits (not a speed assertion) until the records below {@code tail} are durable. */
-  private static void awaitTail(StreamService service, String name, long tail)
-      throws InterruptedException {
-    for (int i = 0; i < 1000; i++) {
-      ReadOutcome outcome = service.read(name, new ReadRequest(0, 1, 1)).join();
-      if (outcome instanceof ReadOutcome.Batch batch && batch.stream().nextSeq() >= tail) {
-        return;
-      }
-      Thread.sleep(10);
-    }
-    throw new AssertionError(name + " never reached " + tail);
+  private static void awaitTail(StreamService service, String name, long tail) {
+    await(name + " reaching " + tail)
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                service.read(name, new ReadRequest(0, 1, 1)).join()
+                        instanceof ReadOutcome.Batch batch
+                    && batch.stream().nextSeq() >= tail);
+  }
+
+  /** The registry entry of {@code name} as the metadata log holds it now. */
+  private static Registration stored(NodeFixture node, String name) {
+    return Registration.decode(
+        node.plane.state().kvValue(Registry.key(name)).orElseThrow().toByteArray());
   }
 
   private static List<String> bodies(StreamService service, String name) {

@@ -2,6 +2,7 @@ package io.picomq.server.service;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.picomq.server.stream.AppendOutcome;
 import io.picomq.server.stream.AppendRequest;
@@ -13,6 +14,7 @@ import io.picomq.server.stream.ReadRequest;
 import io.picomq.server.stream.StreamRecord;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -71,6 +73,8 @@ class RestartTest {
   void aStreamTrimmedToItsTailLoadsAfterARestart() throws Exception {
     String metaUrl = "sqlite:" + dir.resolve("meta.db");
     long lastTimestamp;
+    long streamId;
+    long trimmedTo;
     try (NodeFixture first = new NodeFixture(metaUrl, dir, 1, Clock.systemUTC())) {
       first.service.create("/t", CreateRequest.of("text/plain")).join();
       lastTimestamp =
@@ -78,7 +82,18 @@ class RestartTest {
                   first.service.append("/t", AppendRequest.of(List.of(record("a")))).join())
               .timestampMillis();
       first.service.trim("/t", 1).join();
-      Thread.sleep(300); // the engine trims after the entry is written, in the background
+      // The engine trims after the entry is written, in the background: wait for its effect, the
+      // engine stream's start moved up to seq 1, so the restart below loads a trimmed stream.
+      Registration.Segment own = registration(first, "/t").own();
+      streamId = own.streamId();
+      trimmedTo = own.offsetOf(1);
+      assertThat(trimmedTo).isPositive();
+      await("the engine trim of /t")
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThat(first.plane.state().streams().get(own.streamId()).startOffset())
+                      .isEqualTo(own.offsetOf(1)));
     }
     try (NodeFixture second = new NodeFixture(metaUrl, dir, 2, Clock.systemUTC())) {
       ReadOutcome.Batch batch =
@@ -89,12 +104,18 @@ class RestartTest {
                   .join();
       assertThat(batch.records()).isEmpty();
       assertThat(batch.stream().startSeq()).isEqualTo(1);
+      assertThat(second.plane.state().streams().get(streamId).startOffset()).isEqualTo(trimmedTo);
       AppendOutcome.Accepted next =
           (AppendOutcome.Accepted)
               second.service.append("/t", AppendRequest.of(List.of(record("b")))).join();
       assertThat(next.startSeq()).isEqualTo(1);
       assertThat(next.timestampMillis()).isGreaterThanOrEqualTo(lastTimestamp);
     }
+  }
+
+  private static Registration registration(NodeFixture node, String name) {
+    return Registration.decode(
+        node.plane.state().kvValue(Registry.key(name)).orElseThrow().toByteArray());
   }
 
   private static NewRecord record(String body) {

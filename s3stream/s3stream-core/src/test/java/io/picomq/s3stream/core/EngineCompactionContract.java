@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -135,8 +136,10 @@ public abstract class EngineCompactionContract {
     held.reached.get(60, TimeUnit.SECONDS);
     CompletableFuture<Void> shutdown = engine.engine.shutdown();
     // The compaction's commit is still held: shutdown must not report done underneath it.
-    Thread.sleep(100);
-    assertThat(shutdown).isNotDone();
+    Awaitility.await("shutdown waiting for the held compaction commit")
+        .during(Duration.ofMillis(100))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> !shutdown.isDone());
     held.release.complete(null);
     shutdown.get(60, TimeUnit.SECONDS);
 
@@ -267,14 +270,11 @@ public abstract class EngineCompactionContract {
     assertThat(next).isEqualTo(end);
   }
 
-  private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(10);
-    }
+  private static void await(BooleanSupplier condition, String what) {
+    Awaitility.await(what)
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(10))
+        .until(condition::getAsBoolean);
   }
 
   /** Holds the first compaction commit (one naming replaced objects) until released. */

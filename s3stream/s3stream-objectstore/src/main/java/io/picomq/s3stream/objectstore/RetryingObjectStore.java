@@ -65,7 +65,24 @@ public final class RetryingObjectStore implements ObjectStore {
   public CompletableFuture<Void> put(String key, ByteBuf data) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(data, "data");
-    return new Operation<>("PUT '" + key + "'", () -> delegate.put(key, data)).start();
+    return new Operation<>("PUT '" + key + "'", () -> attemptPut(key, data)).start();
+  }
+
+  /**
+   * One attempt of a put, on its own reference to the bytes, released when this attempt answers: an
+   * attempt given up on (timed out) may still be sending after the put failed or another attempt
+   * succeeded, and the caller releases {@code data} as soon as the put completes.
+   */
+  private CompletableFuture<Void> attemptPut(String key, ByteBuf data) {
+    ByteBuf own = data.retainedDuplicate();
+    CompletableFuture<Void> answer;
+    try {
+      answer = delegate.put(key, own);
+    } catch (RuntimeException e) {
+      own.release();
+      throw e;
+    }
+    return answer.whenComplete((ignored, error) -> own.release());
   }
 
   /** {@inheritDoc} The caller releases the buffer of the attempt that succeeded. */

@@ -172,6 +172,28 @@ class RetryingObjectStoreTest {
     assertThat(handedOut).hasSize(5).allSatisfy(b -> assertThat(b.refCnt()).isZero());
   }
 
+  /**
+   * Attempts given up on still reach the store later (as a hung request may still be sending),
+   * after the caller released its bytes because the put had failed: each attempt keeps its own
+   * reference until its own answer. (Found by ObjectWalFaultTest, where the WAL released a batch
+   * while the timed-out attempts of its PUT were still held.)
+   */
+  @Test
+  void anAttemptGivenUpOnKeepsItsBytesUntilItAnswers() throws Exception {
+    RetryingObjectStore store = retrying(POLICY);
+    faults.pause();
+    ByteBuf data = Unpooled.wrappedBuffer(new byte[] {7, 8, 9});
+    CompletableFuture<Void> put = store.put("p", data);
+    scheduler.runUntilIdle(100);
+    assertThat(storeFailure(put).kind()).isEqualTo(ObjectStoreException.Kind.TRANSIENT);
+    assertThat(faults.calls()).isEqualTo(5);
+    data.release(); // the caller's part: its put completed
+
+    faults.resume(); // the five abandoned attempts reach the store only now
+    assertThat(bytes(real.get("p", 0, -1))).containsExactly(7, 8, 9);
+    assertThat(data.refCnt()).as("every attempt released its reference").isZero();
+  }
+
   @Test
   void cancellingStopsFurtherAttempts() throws Exception {
     RetryingObjectStore store = retrying(POLICY);

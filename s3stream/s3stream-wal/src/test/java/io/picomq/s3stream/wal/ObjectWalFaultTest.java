@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,8 +53,12 @@ class ObjectWalFaultTest {
   private final RecordingObjectStore recording = new RecordingObjectStore(memory);
   private final LandThenFailObjectStore lostResponses = new LandThenFailObjectStore(recording);
   private final FaultInjectingObjectStore faults = new FaultInjectingObjectStore(lostResponses);
+
+  /** Every PUT the retrying layer makes, answered or held: its attempts, not just what lands. */
+  private final RecordingObjectStore attempts = new RecordingObjectStore(faults);
+
   private final ObjectStore store =
-      new RetryingObjectStore(faults, RETRIES, Scheduler.system(), new Random(3));
+      new RetryingObjectStore(attempts, RETRIES, Scheduler.system(), new Random(3));
   private final ExecutorService owner =
       Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("wal-owner").factory());
   private final Random random = new Random(5);
@@ -106,8 +112,11 @@ class ObjectWalFaultTest {
       body.release();
     }
     assertThat(refused).isInstanceOf(AppendResult.OverCapacity.class);
-    // Stay paused past the retrying layer's give-up point, so the WAL itself repeats its PUTs.
-    Thread.sleep(1_000);
+    // Stay paused past the retrying layer's give-up point, until the WAL itself repeats a PUT:
+    // some key has been attempted more often than the retrying layer tries one call.
+    Awaitility.await("the WAL repeating a PUT the retrying layer gave up on")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> mostAttemptsOfOneKey() > RETRIES.maxAttempts());
     assertThat(accepted).noneMatch(r -> r.durable().isDone());
     faults.resume();
     accepted.forEach(r -> await(r.durable()));
@@ -116,6 +125,16 @@ class ObjectWalFaultTest {
     assertThat(new HashSet<>(keys)).as("some PUT was repeated").hasSizeLessThan(keys.size());
     assertNoKeyWrittenTwiceWithDifferentBytes();
     assertRecoveredByNextEpoch(accepted);
+  }
+
+  private long mostAttemptsOfOneKey() {
+    return attempts.putKeys().stream()
+        .collect(Collectors.groupingBy(key -> key, Collectors.counting()))
+        .values()
+        .stream()
+        .mapToLong(Long::longValue)
+        .max()
+        .orElse(0);
   }
 
   @Test

@@ -7,8 +7,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
@@ -20,6 +23,30 @@ final class CodecVectors {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /**
+   * Every folder the upstream publishes, each cross-checked by a test here. A folder added or
+   * removed upstream fails {@link UpstreamFoldersTest} until a test reads it.
+   */
+  static final Set<String> FOLDERS =
+      Set.of(
+          "compaction",
+          "crc",
+          "keys",
+          "object",
+          "range_index",
+          "record",
+          "wal_object",
+          "wal_objects",
+          "wal_record");
+
+  /**
+   * Where the tests note which upstream folders they read. {@code bin/test} checks it after Maven:
+   * when the vectors exist, a run that skipped the cross-check fails instead of passing quietly.
+   */
+  static final Path MARKER = Path.of("target", "upstream-cross-check.txt");
+
+  private static final Set<String> READ = new TreeSet<>();
+
   private CodecVectors() {}
 
   /**
@@ -27,17 +54,43 @@ final class CodecVectors {
    * test is skipped with a message; if they are present, a missing folder fails the test.
    */
   static Path folder(String name) {
+    if (!FOLDERS.contains(name)) {
+      throw new IllegalArgumentException("not an upstream folder: " + name);
+    }
+    Path root = requiredRoot();
+    Path folder = root.resolve(name);
+    if (!Files.isDirectory(folder)) {
+      throw new AssertionError("upstream vectors present but folder missing: " + folder);
+    }
+    noteRead(root, name);
+    return folder;
+  }
+
+  /**
+   * The upstream root, or a skip of the calling test (with a message) when the vectors are absent.
+   */
+  static Path requiredRoot() {
     Path root = root();
     Assumptions.assumeTrue(
         Files.isDirectory(root),
         "upstream golden vectors not found at "
             + root
             + " (set -Dpicomq.upstream.conformance); skipping the upstream cross-check");
-    Path folder = root.resolve(name);
-    if (!Files.isDirectory(folder)) {
-      throw new AssertionError("upstream vectors present but folder missing: " + folder);
+    return root;
+  }
+
+  /** Rewrites {@link #MARKER}: the real path of the root, then every folder read so far. */
+  private static synchronized void noteRead(Path root, String name) {
+    READ.add(name);
+    try {
+      Files.createDirectories(MARKER.getParent());
+      List<String> lines = new ArrayList<>();
+      lines.add("root " + root.toRealPath());
+      READ.forEach(folder -> lines.add("read " + folder));
+      Files.write(MARKER, lines);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + MARKER, e);
     }
-    return folder;
   }
 
   static JsonNode json(Path file) {
@@ -53,6 +106,19 @@ final class CodecVectors {
       return Files.readAllBytes(file);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  /** Names of the subfolders of {@code root}, sorted. */
+  static List<String> folders(Path root) {
+    try (Stream<Path> entries = Files.list(root)) {
+      return entries
+          .filter(Files::isDirectory)
+          .map(f -> f.getFileName().toString())
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + root, e);
     }
   }
 

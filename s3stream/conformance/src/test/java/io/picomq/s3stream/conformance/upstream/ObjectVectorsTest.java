@@ -148,6 +148,16 @@ class ObjectVectorsTest {
         .contains("single_stream_one_block", "single_stream_block_per_record", "multi_stream");
   }
 
+  /** No object goes unchecked: each {@code .bin} is a manifest entry, and each entry a file. */
+  @Test
+  void everyBinaryHasAManifestEntry() {
+    List<String> named =
+        manifest().stream().map(e -> e.get("name").asText() + ".bin").sorted().toList();
+    assertThat(CodecVectors.files(CodecVectors.folder("object"), ".bin"))
+        .isNotEmpty()
+        .isEqualTo(named);
+  }
+
   @TestFactory
   Stream<DynamicTest> decodeTheirs() {
     Path folder = CodecVectors.folder("object");

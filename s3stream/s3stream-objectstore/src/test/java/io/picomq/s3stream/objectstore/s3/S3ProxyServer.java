@@ -66,6 +66,9 @@ public final class S3ProxyServer implements AutoCloseable {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException("S3Proxy did not start: " + proxy.getState());
         }
+        // The poll interval of this deadline loop. Not Awaitility: the JMH benchmarks
+        // (s3stream-jmh)
+        // start this class outside the tests, without test-scoped libraries on the class path.
         Thread.sleep(1);
       }
     } catch (Exception e) {
