@@ -75,7 +75,8 @@ public final class ReadaheadTableBenchmark {
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
-    System.out.printf("%-10s %-8s %12s %12s%n", "sequential", "jumpers", "LRU", "Caffeine");
+    System.out.printf(
+        Locale.ROOT, "%-10s %-8s %12s %12s%n", "sequential", "jumpers", "LRU", "Caffeine");
     int[][] loads = {{256, 0}, {256, 256}, {512, 256}, {64, 512}, {900, 100}};
     for (int[] load : loads) {
       double lru = recognized(new Lru(), load[0], load[1], rounds, seed);
