@@ -3,7 +3,6 @@ package io.picomq.e2e;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A real S3 server in a process of its own, so that a test can do to it what happens to a real one:
@@ -195,32 +196,25 @@ public final class S3ProxyProcess implements AutoCloseable {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     HttpRequest probe =
         HttpRequest.newBuilder(endpoint().resolve("/")).timeout(Duration.ofSeconds(5)).build();
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    while (true) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("S3Proxy exited at start:\n" + log());
-      }
-      try {
-        http.send(probe, HttpResponse.BodyHandlers.discarding());
-        return;
-      } catch (ConnectException notYet) {
-        // not listening yet
-      } catch (IOException notYet) {
-        // listening, not serving yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while starting S3Proxy", e);
-      }
-      if (System.nanoTime() - deadline > 0) {
-        process.destroyForcibly();
-        throw new IllegalStateException("S3Proxy did not listen within " + START_TIMEOUT + log());
-      }
-      try {
-        Thread.sleep(100); // polling interval of a deadline loop
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while starting S3Proxy", e);
-      }
+    try {
+      Awaitility.await("S3Proxy listening")
+          .atMost(START_TIMEOUT)
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () -> {
+                if (!process.isAlive()) {
+                  throw new IllegalStateException("S3Proxy exited at start:\n" + log());
+                }
+                try {
+                  http.send(probe, HttpResponse.BodyHandlers.discarding());
+                  return true;
+                } catch (IOException notYet) {
+                  return false; // not listening, or not serving, yet
+                }
+              });
+    } catch (ConditionTimeoutException e) {
+      process.destroyForcibly();
+      throw new IllegalStateException("S3Proxy did not listen within " + START_TIMEOUT + log(), e);
     }
   }
 
