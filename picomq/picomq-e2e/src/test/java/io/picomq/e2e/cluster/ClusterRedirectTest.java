@@ -7,16 +7,14 @@ import io.picomq.client.PicoClient;
 import io.picomq.client.ReadRecord;
 import io.picomq.client.ReadRequest;
 import io.picomq.client.Record;
+import io.picomq.e2e.PostgresAdmin;
 import io.picomq.e2e.ServerProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
@@ -44,7 +42,7 @@ class ClusterRedirectTest {
   @BeforeAll
   static void startTwoNodes() throws SQLException {
     database = "e2e_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-    admin("CREATE DATABASE " + database);
+    PostgresAdmin.execute("CREATE DATABASE " + database);
     URI server = URI.create(System.getenv("PICOMQ_PG_URL"));
     String metaUrl = "postgres://" + server.getRawAuthority() + "/" + database;
     String storage = "--storage=-2@file://" + dir.resolve("objects");
@@ -70,22 +68,7 @@ class ClusterRedirectTest {
       }
     }
     if (database != null) {
-      admin("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-    }
-  }
-
-  /** Runs a statement on the database {@code PICOMQ_PG_URL} names, outside any transaction. */
-  private static void admin(String sql) throws SQLException {
-    URI url = URI.create(System.getenv("PICOMQ_PG_URL"));
-    String userInfo = url.getUserInfo() == null ? "" : url.getUserInfo();
-    String[] credentials = userInfo.split(":", 2);
-    try (Connection connection =
-            DriverManager.getConnection(
-                "jdbc:postgresql://" + url.getHost() + ":" + url.getPort() + url.getPath(),
-                credentials[0],
-                credentials.length > 1 ? credentials[1] : null);
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql);
+      PostgresAdmin.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
     }
   }
 

@@ -2,15 +2,13 @@ package io.picomq.e2e.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.picomq.e2e.PostgresAdmin;
 import io.picomq.e2e.ServerProcess;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
@@ -38,15 +36,15 @@ class DatabaseRefusingTest {
   @AfterEach
   void dropDatabase() throws SQLException {
     if (database != null) {
-      admin("ALTER DATABASE " + database + " ALLOW_CONNECTIONS true");
-      admin("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+      PostgresAdmin.execute("ALTER DATABASE " + database + " ALLOW_CONNECTIONS true");
+      PostgresAdmin.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
     }
   }
 
   @Test
   void createsAndAppendsAnswer503WhileTheDatabaseRefusesAndRecoverAfter() throws Exception {
     database = "faults_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-    admin("CREATE DATABASE " + database);
+    PostgresAdmin.execute("CREATE DATABASE " + database);
     URI server = URI.create(System.getenv("PICOMQ_PG_URL"));
     String metaUrl = "postgres://" + server.getRawAuthority() + "/" + database;
     Answers answers = new Answers(BOUND);
@@ -61,8 +59,8 @@ class DatabaseRefusingTest {
       assertThat(answers.send("PUT", stream, Map.of(), null).statusCode()).isEqualTo(201);
       assertThat(append(answers, stream, 0).statusCode()).isEqualTo(200);
 
-      admin("ALTER DATABASE " + database + " ALLOW_CONNECTIONS false");
-      admin(
+      PostgresAdmin.execute("ALTER DATABASE " + database + " ALLOW_CONNECTIONS false");
+      PostgresAdmin.execute(
           "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"
               + database
               + "'");
@@ -78,7 +76,7 @@ class DatabaseRefusingTest {
           Duration.ofSeconds(20),
           () -> answers.ready(node.adminEndpoint()) == 503);
 
-      admin("ALTER DATABASE " + database + " ALLOW_CONNECTIONS true");
+      PostgresAdmin.execute("ALTER DATABASE " + database + " ALLOW_CONNECTIONS true");
       Answers.awaitTrue(
           "ready once the database accepts connections",
           Duration.ofSeconds(30),
@@ -111,20 +109,5 @@ class DatabaseRefusingTest {
 
   private static String body(HttpResponse<byte[]> answer) {
     return new String(answer.body(), StandardCharsets.UTF_8);
-  }
-
-  /** Runs a statement on the database {@code PICOMQ_PG_URL} names, outside any transaction. */
-  private static void admin(String sql) throws SQLException {
-    URI url = URI.create(System.getenv("PICOMQ_PG_URL"));
-    String userInfo = url.getUserInfo() == null ? "" : url.getUserInfo();
-    String[] credentials = userInfo.split(":", 2);
-    try (Connection connection =
-            DriverManager.getConnection(
-                "jdbc:postgresql://" + url.getHost() + ":" + url.getPort() + url.getPath(),
-                credentials[0],
-                credentials.length > 1 ? credentials[1] : null);
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql);
-    }
   }
 }

@@ -1,0 +1,28 @@
+package io.picomq.e2e;
+
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** Statements the cluster and fault tests run on the machine's Postgres ({@code PICOMQ_PG_URL}). */
+public final class PostgresAdmin {
+
+  private PostgresAdmin() {}
+
+  /** Runs {@code sql} on the database {@code PICOMQ_PG_URL} names, outside any transaction. */
+  public static void execute(String sql) throws SQLException {
+    URI url = URI.create(System.getenv("PICOMQ_PG_URL"));
+    String userInfo = url.getUserInfo() == null ? "" : url.getUserInfo();
+    String[] credentials = userInfo.split(":", 2);
+    try (Connection connection =
+            DriverManager.getConnection(
+                "jdbc:postgresql://" + url.getHost() + ":" + url.getPort() + url.getPath(),
+                credentials[0],
+                credentials.length > 1 ? credentials[1] : null);
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+}
