@@ -23,7 +23,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The host's layers, from the bottom: the stream contract ({@code io.picomq.server.stream}, the
+ * The host's layers, from the bottom: the stream contract ({@code io.picomq.stream}, the
  * picomq-stream-api module); the service implementation (picomq-server: {@code service}, {@code
  * metadata}, {@code routing}) and the frontends ({@code io.picomq.frontend}), side by side and
  * blind to each other; the node ({@code io.picomq.node}, picomq-node), the one place that puts them
@@ -50,7 +50,7 @@ class HostLayersTest {
           .resideInAPackage("io.picomq.frontend..")
           .should()
           .dependOnClassesThat(
-              hostOutside("io.picomq.frontend", "io.picomq.server.stream", "io.picomq.protocol"))
+              hostOutside("io.picomq.frontend", "io.picomq.stream", "io.picomq.protocol"))
           .because(
               "a frontend speaks to the stream contract (picomq-stream-api) and the wire"
                   + " vocabulary (picomq-protocol) only; which service answers is the node's choice");
@@ -58,7 +58,7 @@ class HostLayersTest {
   static final ArchRule THE_SERVICE_KNOWS_NO_FRONTEND_OR_NODE =
       noClasses()
           .that()
-          .resideInAPackage("io.picomq.server..")
+          .resideInAnyPackage("io.picomq.stream..", "io.picomq.server..")
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage("io.picomq.frontend..", "io.picomq.node..", "io.picomq.cli..")
@@ -93,7 +93,7 @@ class HostLayersTest {
               DescribedPredicate.describe(
                   "are node internals or the parts a node is built from (anything of"
                       + " io.picomq.node but Node, NodeConfig and ConnectionSettings; server,"
-                      + " metadata, SQL, engine; the frontend but its Protocol)",
+                      + " stream contract, metadata, SQL, engine; the frontend but its Protocol)",
                   HostLayersTest::pastTheNodesApi))
           .because("pico serve runs a node as any embedder does, through io.picomq.node's API");
 
@@ -131,7 +131,8 @@ class HostLayersTest {
     if (isIn(c, "io.picomq.frontend")) {
       return !c.isEquivalentTo(Protocol.class);
     }
-    return isIn(c, "io.picomq.server")
+    return isIn(c, "io.picomq.stream")
+        || isIn(c, "io.picomq.server")
         || isIn(c, "io.picomq.meta")
         || isIn(c, "io.picomq.sql")
         || isIn(c, "io.picomq.s3stream");
@@ -172,7 +173,7 @@ class HostLayersTest {
   void everyLayerIsImported() {
     for (String layer :
         new String[] {
-          "io.picomq.server.stream",
+          "io.picomq.stream",
           "io.picomq.server.service",
           "io.picomq.frontend.ds",
           "io.picomq.node",

@@ -20,7 +20,7 @@ import io.picomq.server.metadata.PlaneObjectManager;
 import io.picomq.server.metadata.PlaneStreamManager;
 import io.picomq.server.routing.ViewRouter;
 import io.picomq.server.service.EngineStreamService;
-import io.picomq.server.stream.StreamRouter;
+import io.picomq.stream.StreamRouter;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;

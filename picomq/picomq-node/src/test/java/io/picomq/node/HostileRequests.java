@@ -5,7 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.picomq.frontend.Protocol;
 import io.picomq.frontend.http.StreamNames;
-import io.picomq.server.stream.Expiry;
+import io.picomq.stream.Expiry;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

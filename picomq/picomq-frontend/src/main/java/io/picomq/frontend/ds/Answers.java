@@ -9,9 +9,9 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
-import io.picomq.server.stream.HeadOutcome;
-import io.picomq.server.stream.ReadOutcome;
-import io.picomq.server.stream.StreamInfo;
+import io.picomq.stream.HeadOutcome;
+import io.picomq.stream.ReadOutcome;
+import io.picomq.stream.StreamInfo;
 
 /**
  * The protocol's answers shared by its requests: the error answers ({@code {"error": code,

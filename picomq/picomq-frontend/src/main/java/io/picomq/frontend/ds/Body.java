@@ -1,8 +1,8 @@
 package io.picomq.frontend.ds;
 
-import io.picomq.server.stream.NewRecord;
-import io.picomq.server.stream.StreamRecord;
-import io.picomq.server.stream.StreamService;
+import io.picomq.stream.NewRecord;
+import io.picomq.stream.StreamRecord;
+import io.picomq.stream.StreamService;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
 

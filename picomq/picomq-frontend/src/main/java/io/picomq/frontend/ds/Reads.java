@@ -12,11 +12,11 @@ import io.picomq.frontend.live.EventCache;
 import io.picomq.frontend.live.LiveOptions;
 import io.picomq.frontend.live.SseLoop;
 import io.picomq.frontend.live.TailWait;
-import io.picomq.server.stream.HeadOutcome;
-import io.picomq.server.stream.ReadOutcome;
-import io.picomq.server.stream.ReadRequest;
-import io.picomq.server.stream.StreamInfo;
-import io.picomq.server.stream.StreamService;
+import io.picomq.stream.HeadOutcome;
+import io.picomq.stream.ReadOutcome;
+import io.picomq.stream.ReadRequest;
+import io.picomq.stream.StreamInfo;
+import io.picomq.stream.StreamService;
 import java.util.List;
 import java.util.concurrent.Executor;
 

@@ -7,9 +7,9 @@ import io.picomq.frontend.live.EventCache;
 import io.picomq.frontend.live.LiveOptions;
 import io.picomq.frontend.live.SseLoop;
 import io.picomq.frontend.live.SseWire;
-import io.picomq.server.stream.ReadOutcome;
-import io.picomq.server.stream.ReadRequest;
-import io.picomq.server.stream.StreamService;
+import io.picomq.stream.ReadOutcome;
+import io.picomq.stream.ReadRequest;
+import io.picomq.stream.StreamService;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 

@@ -1,7 +1,7 @@
 package io.picomq.frontend.http;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.picomq.server.stream.StreamUnusableException;
+import io.picomq.stream.StreamUnusableException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;

@@ -6,7 +6,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.ResponseStream;
 import io.picomq.frontend.http.Unavailable;
-import io.picomq.server.stream.ReadOutcome;
+import io.picomq.stream.ReadOutcome;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;

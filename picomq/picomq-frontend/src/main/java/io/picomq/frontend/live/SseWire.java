@@ -1,6 +1,6 @@
 package io.picomq.frontend.live;
 
-import io.picomq.server.stream.ReadOutcome;
+import io.picomq.stream.ReadOutcome;
 
 /**
  * What one protocol says on a Server-Sent Events response, and how it reads on; {@link SseLoop}

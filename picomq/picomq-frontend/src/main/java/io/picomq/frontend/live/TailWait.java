@@ -1,7 +1,7 @@
 package io.picomq.frontend.live;
 
 import io.picomq.frontend.http.Exchange;
-import io.picomq.server.stream.StreamService;
+import io.picomq.stream.StreamService;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;

@@ -2,8 +2,8 @@ package io.picomq.frontend.pico;
 
 import io.picomq.protocol.PicoMediaTypes;
 import io.picomq.protocol.ReadBatch;
-import io.picomq.server.stream.StreamInfo;
-import io.picomq.server.stream.StreamRecord;
+import io.picomq.stream.StreamInfo;
+import io.picomq.stream.StreamRecord;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
 import java.util.Locale;

@@ -9,9 +9,9 @@ import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.live.EventCache;
 import io.picomq.frontend.live.SseLoop;
 import io.picomq.frontend.live.SseWire;
-import io.picomq.server.stream.ReadOutcome;
-import io.picomq.server.stream.StreamRecord;
-import io.picomq.server.stream.StreamService;
+import io.picomq.stream.ReadOutcome;
+import io.picomq.stream.StreamRecord;
+import io.picomq.stream.StreamService;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 

@@ -3,7 +3,7 @@ package io.picomq.frontend.ds;
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
 import io.picomq.frontend.Protocol;
-import io.picomq.server.stream.testing.InMemoryStreamService;
+import io.picomq.stream.testing.InMemoryStreamService;
 import java.time.Duration;
 import java.time.InstantSource;
 

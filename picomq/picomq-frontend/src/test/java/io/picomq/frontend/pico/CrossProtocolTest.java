@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
 import io.picomq.frontend.Protocol;
-import io.picomq.server.stream.testing.InMemoryStreamService;
+import io.picomq.stream.testing.InMemoryStreamService;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;

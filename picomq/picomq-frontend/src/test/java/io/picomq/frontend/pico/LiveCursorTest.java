@@ -2,7 +2,7 @@ package io.picomq.frontend.pico;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.picomq.server.stream.testing.MutableClock;
+import io.picomq.stream.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.picomq.frontend.http.StreamNames;
 import io.picomq.protocol.AppendBatch;
-import io.picomq.server.stream.Expiry;
+import io.picomq.stream.Expiry;
 import java.net.http.HttpClient;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.picomq.frontend.pico;
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
 import io.picomq.frontend.testing.WaitCountingService;
-import io.picomq.server.stream.testing.InMemoryStreamService;
+import io.picomq.stream.testing.InMemoryStreamService;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;

@@ -6,8 +6,8 @@ import io.picomq.meta.state.PendingTransfer;
 import io.picomq.meta.state.StreamRecord;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Registry;
-import io.picomq.server.stream.Route;
-import io.picomq.server.stream.StreamRouter;
+import io.picomq.stream.Route;
+import io.picomq.stream.StreamRouter;
 import java.util.Optional;
 import java.util.OptionalLong;
 

@@ -1,6 +1,6 @@
 package io.picomq.server.service;
 
-import io.picomq.server.stream.ProducerStamp;
+import io.picomq.stream.ProducerStamp;
 import java.util.Objects;
 import java.util.Optional;
 

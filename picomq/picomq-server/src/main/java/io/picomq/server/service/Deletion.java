@@ -3,7 +3,7 @@ package io.picomq.server.service;
 import io.picomq.meta.command.Command;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Registration.ForkOrigin;
-import io.picomq.server.stream.DeleteOutcome;
+import io.picomq.stream.DeleteOutcome;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;

@@ -6,7 +6,7 @@ import io.picomq.s3stream.api.ReadOptions;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.server.service.Registration.ProducerState;
 import io.picomq.server.service.Registration.Segment;
-import io.picomq.server.stream.ProducerStamp;
+import io.picomq.stream.ProducerStamp;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.picomq.server.service;
 
-import io.picomq.server.stream.Expiry;
+import io.picomq.stream.Expiry;
 import java.time.Instant;
 import java.util.Optional;
 

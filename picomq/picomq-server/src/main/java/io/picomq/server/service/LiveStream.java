@@ -1,8 +1,8 @@
 package io.picomq.server.service;
 
 import io.picomq.s3stream.api.Stream;
-import io.picomq.server.stream.StreamInfo;
-import io.picomq.server.stream.StreamRecord;
+import io.picomq.stream.StreamInfo;
+import io.picomq.stream.StreamRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -4,7 +4,7 @@ import io.picomq.meta.state.KvValue;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Registration.Segment;
-import io.picomq.server.stream.StreamUnusableException;
+import io.picomq.stream.StreamUnusableException;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;

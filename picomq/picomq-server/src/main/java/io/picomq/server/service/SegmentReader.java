@@ -6,7 +6,7 @@ import io.picomq.s3stream.api.FetchedBatch;
 import io.picomq.s3stream.api.ReadOptions;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.server.service.Registration.Segment;
-import io.picomq.server.stream.StreamRecord;
+import io.picomq.stream.StreamRecord;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,11 +2,11 @@ package io.picomq.server.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.picomq.server.stream.AppendRequest;
-import io.picomq.server.stream.CreateRequest;
-import io.picomq.server.stream.Expiry;
-import io.picomq.server.stream.NewRecord;
-import io.picomq.server.stream.testing.MutableClock;
+import io.picomq.stream.AppendRequest;
+import io.picomq.stream.CreateRequest;
+import io.picomq.stream.Expiry;
+import io.picomq.stream.NewRecord;
+import io.picomq.stream.testing.MutableClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,10 +2,10 @@ package io.picomq.server.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.picomq.server.stream.CreateOutcome;
-import io.picomq.server.stream.CreateRequest;
-import io.picomq.server.stream.ListRequest;
-import io.picomq.server.stream.StreamInfo;
+import io.picomq.stream.CreateOutcome;
+import io.picomq.stream.CreateRequest;
+import io.picomq.stream.ListRequest;
+import io.picomq.stream.StreamInfo;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -2,13 +2,13 @@ package io.picomq.server.service;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.picomq.server.stream.StreamService;
-import io.picomq.server.stream.testing.MutableClock;
-import io.picomq.server.stream.testing.StreamServiceContract;
 import io.picomq.sql.backend.BackendOptions;
 import io.picomq.sql.backend.MetaUrl;
 import io.picomq.sql.backend.SqlBackend;
 import io.picomq.sql.backend.TableNames;
+import io.picomq.stream.StreamService;
+import io.picomq.stream.testing.MutableClock;
+import io.picomq.stream.testing.StreamServiceContract;
 import java.nio.file.Path;
 import java.sql.Statement;
 import java.util.HexFormat;

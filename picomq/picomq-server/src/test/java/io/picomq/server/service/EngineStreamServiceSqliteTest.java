@@ -1,8 +1,8 @@
 package io.picomq.server.service;
 
-import io.picomq.server.stream.StreamService;
-import io.picomq.server.stream.testing.MutableClock;
-import io.picomq.server.stream.testing.StreamServiceContract;
+import io.picomq.stream.StreamService;
+import io.picomq.stream.testing.MutableClock;
+import io.picomq.stream.testing.StreamServiceContract;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;

@@ -3,7 +3,7 @@ package io.picomq.server.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.picomq.server.service.Registration.Segment;
-import io.picomq.server.stream.Expiry;
+import io.picomq.stream.Expiry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

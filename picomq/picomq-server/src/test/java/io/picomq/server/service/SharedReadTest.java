@@ -3,12 +3,12 @@ package io.picomq.server.service;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.picomq.server.stream.AppendRequest;
-import io.picomq.server.stream.CreateRequest;
-import io.picomq.server.stream.NewRecord;
-import io.picomq.server.stream.ReadOutcome;
-import io.picomq.server.stream.ReadRequest;
-import io.picomq.server.stream.StreamService;
+import io.picomq.stream.AppendRequest;
+import io.picomq.stream.CreateRequest;
+import io.picomq.stream.NewRecord;
+import io.picomq.stream.ReadOutcome;
+import io.picomq.stream.ReadRequest;
+import io.picomq.stream.StreamService;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;

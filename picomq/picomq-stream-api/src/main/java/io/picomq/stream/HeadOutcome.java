@@ -1,0 +1,12 @@
+package io.picomq.stream;
+
+/** What {@link StreamService#head} found. */
+public sealed interface HeadOutcome {
+
+  record Found(StreamInfo stream) implements HeadOutcome {}
+
+  record NotFound() implements HeadOutcome {}
+
+  /** The stream is soft-deleted (see {@link StreamService#delete}). */
+  record Gone() implements HeadOutcome {}
+}
