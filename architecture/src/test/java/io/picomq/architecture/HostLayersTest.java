@@ -13,7 +13,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import io.picomq.architecture.fixture.AssemblesANode;
 import io.picomq.cli.fixture.ReachesPastTheNode;
 import io.picomq.frontend.Frontend;
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.frontend.fixture.ReachesIntoTheService;
 import io.picomq.node.ConnectionSettings;
 import io.picomq.node.Node;
@@ -93,7 +93,7 @@ class HostLayersTest {
               DescribedPredicate.describe(
                   "are node internals or the parts a node is built from (anything of"
                       + " io.picomq.node but Node, NodeConfig and ConnectionSettings; server,"
-                      + " stream contract, metadata, SQL, engine; the frontend but its Protocol)",
+                      + " stream contract, metadata, SQL, engine; the frontend but its ListenerProtocol)",
                   HostLayersTest::pastTheNodesApi))
           .because("pico serve runs a node as any embedder does, through io.picomq.node's API");
 
@@ -129,7 +129,7 @@ class HostLayersTest {
       return !NODE_API.contains(c.getName());
     }
     if (isIn(c, "io.picomq.frontend")) {
-      return !c.isEquivalentTo(Protocol.class);
+      return !c.isEquivalentTo(ListenerProtocol.class);
     }
     return isIn(c, "io.picomq.stream")
         || isIn(c, "io.picomq.server")

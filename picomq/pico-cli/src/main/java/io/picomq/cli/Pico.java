@@ -1,6 +1,7 @@
 package io.picomq.cli;
 
 import io.picomq.cli.admin.AdminCommand;
+import io.picomq.cli.bench.BenchCommand;
 import io.picomq.cli.client.AppendCommand;
 import io.picomq.cli.client.CloseCommand;
 import io.picomq.cli.client.CreateCommand;
@@ -162,8 +163,8 @@ public final class Pico implements Runnable {
       commandLine.addSubcommand(verb);
     }
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
-    commandLine.setExecutionExceptionHandler(Failures::handleExecution);
-    commandLine.setParameterExceptionHandler(Failures::handleParameter);
+    commandLine.setExecutionExceptionHandler(CommandFailures::handleExecution);
+    commandLine.setParameterExceptionHandler(CommandFailures::handleParameter);
     return commandLine;
   }
 
@@ -194,7 +195,7 @@ public final class Pico implements Runnable {
     verbs.put("config", ConfigCommand.class);
     verbs.put("admin", AdminCommand.class);
     verbs.put("completion", CompletionCommand.class);
-    verbs.put("bench", io.picomq.cli.bench.BenchCommand.class);
+    verbs.put("bench", BenchCommand.class);
     return Collections.unmodifiableMap(verbs);
   }
 

@@ -1,6 +1,6 @@
 package io.picomq.cli;
 
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.node.ConnectionSettings;
 import io.picomq.node.Node;
 import io.picomq.node.NodeConfig;
@@ -249,7 +249,7 @@ final class ServeCommand implements Callable<Integer> {
             .metaUrl(metaUrl)
             .storage(storage)
             .redirect(routing.equals("redirect"))
-            .protocol(Protocol.parse(pico.protocol))
+            .protocol(ListenerProtocol.parse(pico.protocol))
             .longPollTimeout(Duration.ofSeconds(longPollTimeoutSec))
             .sseMaxDuration(Duration.ofSeconds(sseMaxDurationSec))
             .maxChunkBytes(Math.toIntExact(Sizes.parse("--max-chunk-size", maxChunkSize)))

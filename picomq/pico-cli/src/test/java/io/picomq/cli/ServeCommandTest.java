@@ -3,7 +3,7 @@ package io.picomq.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.node.ConnectionSettings;
 import io.picomq.node.NodeConfig;
 import java.time.Duration;
@@ -28,7 +28,7 @@ class ServeCommandTest {
     assertThat(config.storage()).isEqualTo("-2@file://./data/objects");
     assertThat(config.listen()).isEqualTo("127.0.0.1:4437");
     assertThat(config.adminListen()).contains("127.0.0.1:9090");
-    assertThat(config.protocol()).isEqualTo(Protocol.PICO);
+    assertThat(config.protocol()).isEqualTo(ListenerProtocol.PICO);
     assertThat(config.redirect()).isTrue();
     assertThat(config.nodeEpoch()).isEqualTo(5);
     assertThat(config.longPollTimeout()).isEqualTo(Duration.ofSeconds(25));
@@ -81,7 +81,7 @@ class ServeCommandTest {
             "64MiB",
             "--shutdown-drain-sec",
             "7");
-    assertThat(config.protocol()).isEqualTo(Protocol.DS);
+    assertThat(config.protocol()).isEqualTo(ListenerProtocol.DS);
     assertThat(config.listen()).isEqualTo("0.0.0.0:8080");
     assertThat(config.adminListen()).isEmpty();
     assertThat(config.redirect()).isFalse();
@@ -89,6 +89,6 @@ class ServeCommandTest {
     assertThat(config.maxChunkBytes()).isEqualTo(1 << 20);
     assertThat(config.walCacheSizeBytes()).hasValue(64L << 20);
     assertThat(config.shutdownDrain()).isEqualTo(Duration.ofSeconds(7));
-    assertThat(parse("serve", "--protocol", "ds").protocol()).isEqualTo(Protocol.DS);
+    assertThat(parse("serve", "--protocol", "ds").protocol()).isEqualTo(ListenerProtocol.DS);
   }
 }

@@ -27,7 +27,7 @@ public record AppendOptions(
     Objects.requireNonNull(matchSeq, "matchSeq");
     Objects.requireNonNull(producer, "producer");
     Objects.requireNonNull(retryUnavailable, "retryUnavailable");
-    retryUnavailable.ifPresent(d -> Settings.notNegative(d, "retryUnavailable"));
+    retryUnavailable.ifPresent(d -> OptionChecks.notNegative(d, "retryUnavailable"));
   }
 
   /** Options without a retry setting (the default applies). */
@@ -43,7 +43,10 @@ public record AppendOptions(
   /** A copy that appends only if the tail is at {@code seq}. */
   public AppendOptions matchSeq(long seq) {
     return new AppendOptions(
-        OptionalLong.of(Settings.notNegative(seq, "matchSeq")), close, producer, retryUnavailable);
+        OptionalLong.of(OptionChecks.notNegative(seq, "matchSeq")),
+        close,
+        producer,
+        retryUnavailable);
   }
 
   /** A copy that seals the stream after the append (or not). */
@@ -74,6 +77,9 @@ public record AppendOptions(
    */
   public AppendOptions retryUnavailable(Duration maxWait) {
     return new AppendOptions(
-        matchSeq, close, producer, Optional.of(Settings.notNegative(maxWait, "retryUnavailable")));
+        matchSeq,
+        close,
+        producer,
+        Optional.of(OptionChecks.notNegative(maxWait, "retryUnavailable")));
   }
 }

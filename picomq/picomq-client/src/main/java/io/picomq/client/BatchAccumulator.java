@@ -23,8 +23,8 @@ final class BatchAccumulator {
   private long bytes;
 
   BatchAccumulator(int maxRecords, long maxBytes) {
-    this.maxRecords = (int) Settings.positive(maxRecords, "maxRecords");
-    this.maxBytes = Settings.positive(maxBytes, "maxBytes");
+    this.maxRecords = (int) OptionChecks.positive(maxRecords, "maxRecords");
+    this.maxBytes = OptionChecks.positive(maxBytes, "maxBytes");
   }
 
   /**

@@ -33,9 +33,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       for the later one; the session resends it as soon as its predecessor is answered, without
  *       counting that as a failure.
  *   <li>Transport failures and 5xx answers (a {@code 503} with its {@code Retry-After} among them)
- *       are resent after {@link Backoff#pauseNanos}, the same bytes each time, until the batch's
- *       {@code deliveryTimeout}: a 503 from an append that the server still completed is then
- *       answered duplicate, so nothing is written twice.
+ *       are resent after {@link RetryBackoff#pauseNanos}, the same bytes each time, until the
+ *       batch's {@code deliveryTimeout}: a 503 from an append that the server still completed is
+ *       then answered duplicate, so nothing is written twice.
  *   <li>A failure that a resend cannot fix (sealed or deleted stream, fenced epoch, a gap the
  *       session did not cause) breaks the session: that batch and every later one fail with it.
  *   <li>Bytes count against {@code maxInFlightBytes} from {@link #send} until the record's future
@@ -54,7 +54,7 @@ final class BatchingProducer implements ProducerSession {
   private final String stream;
   private final ProducerOptions options;
   private final ProducerId producerId;
-  private final Backoff backoff;
+  private final RetryBackoff backoff;
   private final ScheduledExecutorService scheduler;
   private final ExecutorService senders;
   private final RetryListener retryListener;
@@ -98,7 +98,7 @@ final class BatchingProducer implements ProducerSession {
     this.options = options;
     this.producerId = options.producerId().map(ProducerId::of).orElseGet(ProducerId::random);
     this.backoff =
-        new Backoff(options.retryBackoffBase(), options.retryBackoffMax(), options.jitter());
+        new RetryBackoff(options.retryBackoffBase(), options.retryBackoffMax(), options.jitter());
     this.scheduler = scheduler;
     this.senders = senders;
     this.retryListener = retryListener;

@@ -26,11 +26,11 @@ public record ConsumerOptions(
 
   public ConsumerOptions {
     Objects.requireNonNull(fromSeq, "fromSeq");
-    fromSeq.ifPresent(s -> Settings.notNegative(s, "fromSeq"));
+    fromSeq.ifPresent(s -> OptionChecks.notNegative(s, "fromSeq"));
     Objects.requireNonNull(live, "live");
-    Settings.notNegative(maxRecords, "maxRecords");
-    Settings.positive(retryBackoffBase, "retryBackoffBase");
-    Settings.positive(retryBackoffMax, "retryBackoffMax");
+    OptionChecks.notNegative(maxRecords, "maxRecords");
+    OptionChecks.positive(retryBackoffBase, "retryBackoffBase");
+    OptionChecks.positive(retryBackoffMax, "retryBackoffMax");
   }
 
   /** Deliver from {@code seq} on, long-polling at the tail. */

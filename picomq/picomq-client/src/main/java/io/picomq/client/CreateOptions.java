@@ -55,25 +55,25 @@ public record CreateOptions(
 
     /** The stream's content type. */
     public Builder contentType(String contentType) {
-      this.contentType = Settings.once(this.contentType, contentType, "contentType");
+      this.contentType = OptionChecks.once(this.contentType, contentType, "contentType");
       return this;
     }
 
     /** A sliding time to live, in whole seconds. */
     public Builder ttl(Duration ttl) {
-      this.ttl = Settings.once(this.ttl, ttl, "ttl");
+      this.ttl = OptionChecks.once(this.ttl, ttl, "ttl");
       return this;
     }
 
     /** An absolute expiry. */
     public Builder expiresAt(Instant expiresAt) {
-      this.expiresAt = Settings.once(this.expiresAt, expiresAt, "expiresAt");
+      this.expiresAt = OptionChecks.once(this.expiresAt, expiresAt, "expiresAt");
       return this;
     }
 
     /** Whether to create the stream sealed. */
     public Builder closed(boolean closed) {
-      this.closed = Settings.once(this.closed, closed, "closed");
+      this.closed = OptionChecks.once(this.closed, closed, "closed");
       return this;
     }
 

@@ -160,7 +160,7 @@ final class DsDialect implements Dialect {
       if (options.close()) {
         headers.put(CLOSED, "true");
       }
-      byte[] body = JsonMessages.join(records.stream().map(Record::body).toList());
+      byte[] body = JsonArrays.join(records.stream().map(Record::body).toList());
       appends.add(new PreparedAppend(post.withHeaders(headers).withBody(body), records.size()));
       return appends;
     }
@@ -286,7 +286,7 @@ final class DsDialect implements Dialect {
     if (json) {
       List<byte[]> messages;
       try {
-        messages = JsonMessages.split(body);
+        messages = JsonArrays.split(body);
       } catch (IllegalArgumentException e) {
         throw Responses.malformed("a JSON stream answered something else: " + e.getMessage());
       }
@@ -396,7 +396,7 @@ final class DsDialect implements Dialect {
     }
 
     private static int count(byte[] bytes) {
-      return JsonMessages.split(bytes).size();
+      return JsonArrays.split(bytes).size();
     }
 
     @Override

@@ -15,7 +15,7 @@ public record ListRequest(String prefix, int limit, Optional<String> startAfter)
 
   public ListRequest {
     Objects.requireNonNull(prefix, "prefix");
-    Settings.notNegative(limit, "limit");
+    OptionChecks.notNegative(limit, "limit");
     Objects.requireNonNull(startAfter, "startAfter");
   }
 

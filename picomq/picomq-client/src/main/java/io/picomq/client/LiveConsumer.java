@@ -30,7 +30,7 @@ final class LiveConsumer implements Consumer {
   private final HttpTransport transport;
   private final String stream;
   private final ConsumerOptions options;
-  private final Backoff backoff;
+  private final RetryBackoff backoff;
   private final RetryListener retryListener;
 
   // Owned by the polling thread.
@@ -54,7 +54,7 @@ final class LiveConsumer implements Consumer {
     this.transport = transport;
     this.stream = stream;
     this.options = options;
-    this.backoff = new Backoff(options.retryBackoffBase(), options.retryBackoffMax(), 0.2);
+    this.backoff = new RetryBackoff(options.retryBackoffBase(), options.retryBackoffMax(), 0.2);
     this.retryListener = retryListener;
     options.fromSeq().ifPresent(seq -> position = seq);
   }

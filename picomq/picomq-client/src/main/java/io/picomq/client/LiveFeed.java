@@ -36,7 +36,7 @@ final class LiveFeed implements Runnable {
   private final String stream;
   private final LiveMode mode;
   private final int maxRecords;
-  private final Backoff backoff;
+  private final RetryBackoff backoff;
   private final RetryListener retryListener;
   private final BlockingDeque<Object> queue = new LinkedBlockingDeque<>(QUEUE_CAPACITY);
 
@@ -55,7 +55,7 @@ final class LiveFeed implements Runnable {
       long fromSeq,
       LiveMode mode,
       int maxRecords,
-      Backoff backoff,
+      RetryBackoff backoff,
       RetryListener retryListener) {
     if (mode == LiveMode.NONE) {
       throw new IllegalArgumentException("a live feed needs a live mode");

@@ -217,7 +217,7 @@ public final class PicoClient implements AutoCloseable {
    * @throws BadRequestException if {@code beforeSeq} is past the tail
    */
   public void trim(String stream, long beforeSeq) {
-    Settings.notNegative(beforeSeq, "beforeSeq");
+    OptionChecks.notNegative(beforeSeq, "beforeSeq");
     retry.call(
         retryUnavailable,
         () -> {
@@ -303,13 +303,13 @@ public final class PicoClient implements AutoCloseable {
 
     /** The listener's base URI (default {@code http://127.0.0.1:4437}). */
     public Builder endpoint(URI endpoint) {
-      this.endpoint = Settings.once(this.endpoint, endpoint, "endpoint");
+      this.endpoint = OptionChecks.once(this.endpoint, endpoint, "endpoint");
       return this;
     }
 
     /** The protocol the listener speaks (default {@link Protocol#PICO}). */
     public Builder protocol(Protocol protocol) {
-      this.protocol = Settings.once(this.protocol, protocol, "protocol");
+      this.protocol = OptionChecks.once(this.protocol, protocol, "protocol");
       return this;
     }
 
@@ -318,7 +318,7 @@ public final class PicoClient implements AutoCloseable {
      * false). Over HTTP/2 all requests share one connection.
      */
     public Builder http2(boolean http2) {
-      this.http2 = Settings.once(this.http2, http2, "http2");
+      this.http2 = OptionChecks.once(this.http2, http2, "http2");
       return this;
     }
 
@@ -328,8 +328,8 @@ public final class PicoClient implements AutoCloseable {
      */
     public Builder requestTimeout(Duration requestTimeout) {
       this.requestTimeout =
-          Settings.positive(
-              Settings.once(this.requestTimeout, requestTimeout, "requestTimeout"),
+          OptionChecks.positive(
+              OptionChecks.once(this.requestTimeout, requestTimeout, "requestTimeout"),
               "requestTimeout");
       return this;
     }
@@ -337,8 +337,8 @@ public final class PicoClient implements AutoCloseable {
     /** How long connecting may take (default 10 s). */
     public Builder connectTimeout(Duration connectTimeout) {
       this.connectTimeout =
-          Settings.positive(
-              Settings.once(this.connectTimeout, connectTimeout, "connectTimeout"),
+          OptionChecks.positive(
+              OptionChecks.once(this.connectTimeout, connectTimeout, "connectTimeout"),
               "connectTimeout");
       return this;
     }
@@ -355,8 +355,8 @@ public final class PicoClient implements AutoCloseable {
      */
     public Builder retryUnavailable(Duration maxWait) {
       this.retryUnavailable =
-          Settings.notNegative(
-              Settings.once(this.retryUnavailable, maxWait, "retryUnavailable"),
+          OptionChecks.notNegative(
+              OptionChecks.once(this.retryUnavailable, maxWait, "retryUnavailable"),
               "retryUnavailable");
       return this;
     }
@@ -366,7 +366,7 @@ public final class PicoClient implements AutoCloseable {
      * nobody); see {@link RetryListener}.
      */
     public Builder retryListener(RetryListener listener) {
-      this.retryListener = Settings.once(this.retryListener, listener, "retryListener");
+      this.retryListener = OptionChecks.once(this.retryListener, listener, "retryListener");
       return this;
     }
 

@@ -41,19 +41,19 @@ public record ProducerOptions(
   public ProducerOptions {
     Objects.requireNonNull(producerId, "producerId");
     producerId.ifPresent(ProducerId::of);
-    Settings.notNegative(epoch, "epoch");
-    Settings.notNegative(linger, "linger");
-    Settings.positive(maxBatchRecords, "maxBatchRecords");
-    Settings.positive(maxBatchBytes, "maxBatchBytes");
-    Settings.positive(maxInFlightBytes, "maxInFlightBytes");
-    Settings.positive(maxInFlightRequests, "maxInFlightRequests");
-    Settings.notNegative(maxBlock, "maxBlock");
-    Settings.positive(retryBackoffBase, "retryBackoffBase");
-    Settings.positive(retryBackoffMax, "retryBackoffMax");
+    OptionChecks.notNegative(epoch, "epoch");
+    OptionChecks.notNegative(linger, "linger");
+    OptionChecks.positive(maxBatchRecords, "maxBatchRecords");
+    OptionChecks.positive(maxBatchBytes, "maxBatchBytes");
+    OptionChecks.positive(maxInFlightBytes, "maxInFlightBytes");
+    OptionChecks.positive(maxInFlightRequests, "maxInFlightRequests");
+    OptionChecks.notNegative(maxBlock, "maxBlock");
+    OptionChecks.positive(retryBackoffBase, "retryBackoffBase");
+    OptionChecks.positive(retryBackoffMax, "retryBackoffMax");
     if (!(jitter >= 0 && jitter <= 1)) {
       throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
     }
-    Settings.positive(deliveryTimeout, "deliveryTimeout");
+    OptionChecks.positive(deliveryTimeout, "deliveryTimeout");
   }
 
   /** Every setting at its default. */
@@ -113,32 +113,32 @@ public record ProducerOptions(
 
     /** The producer id (default: a random UUID per session). */
     public Builder producerId(String producerId) {
-      this.producerId = Settings.once(this.producerId, producerId, "producerId");
+      this.producerId = OptionChecks.once(this.producerId, producerId, "producerId");
       return this;
     }
 
     /** The producer epoch (default 0); a restarted producer reusing its id takes a higher one. */
     public Builder epoch(long epoch) {
-      this.epoch = Settings.once(this.epoch, epoch, "epoch");
+      this.epoch = OptionChecks.once(this.epoch, epoch, "epoch");
       return this;
     }
 
     /** How long a batch waits for more records while a request slot is free (default 5 ms). */
     public Builder linger(Duration linger) {
-      this.linger = Settings.once(this.linger, linger, "linger");
+      this.linger = OptionChecks.once(this.linger, linger, "linger");
       return this;
     }
 
     /** At most this many records per append (default 1000). */
     public Builder maxBatchRecords(int maxBatchRecords) {
       this.maxBatchRecords =
-          Settings.once(this.maxBatchRecords, maxBatchRecords, "maxBatchRecords");
+          OptionChecks.once(this.maxBatchRecords, maxBatchRecords, "maxBatchRecords");
       return this;
     }
 
     /** At most about this many body bytes per append (default 1 MiB). */
     public Builder maxBatchBytes(long maxBatchBytes) {
-      this.maxBatchBytes = Settings.once(this.maxBatchBytes, maxBatchBytes, "maxBatchBytes");
+      this.maxBatchBytes = OptionChecks.once(this.maxBatchBytes, maxBatchBytes, "maxBatchBytes");
       return this;
     }
 
@@ -148,40 +148,40 @@ public record ProducerOptions(
      */
     public Builder maxInFlightBytes(long maxInFlightBytes) {
       this.maxInFlightBytes =
-          Settings.once(this.maxInFlightBytes, maxInFlightBytes, "maxInFlightBytes");
+          OptionChecks.once(this.maxInFlightBytes, maxInFlightBytes, "maxInFlightBytes");
       return this;
     }
 
     /** At most this many appends on the wire at once (default 8). */
     public Builder maxInFlightRequests(int maxInFlightRequests) {
       this.maxInFlightRequests =
-          Settings.once(this.maxInFlightRequests, maxInFlightRequests, "maxInFlightRequests");
+          OptionChecks.once(this.maxInFlightRequests, maxInFlightRequests, "maxInFlightRequests");
       return this;
     }
 
     /** How long {@link ProducerSession#send} waits for room (default 60 s). */
     public Builder maxBlock(Duration maxBlock) {
-      this.maxBlock = Settings.once(this.maxBlock, maxBlock, "maxBlock");
+      this.maxBlock = OptionChecks.once(this.maxBlock, maxBlock, "maxBlock");
       return this;
     }
 
     /** The first and the longest pause between resends of a failed append. */
     public Builder retryBackoff(Duration base, Duration max) {
-      this.retryBackoffBase = Settings.once(this.retryBackoffBase, base, "retryBackoffBase");
-      this.retryBackoffMax = Settings.once(this.retryBackoffMax, max, "retryBackoffMax");
+      this.retryBackoffBase = OptionChecks.once(this.retryBackoffBase, base, "retryBackoffBase");
+      this.retryBackoffMax = OptionChecks.once(this.retryBackoffMax, max, "retryBackoffMax");
       return this;
     }
 
     /** The fraction of each retry pause drawn at random, 0 to 1 (default 0.2). */
     public Builder jitter(double jitter) {
-      this.jitter = Settings.once(this.jitter, jitter, "jitter");
+      this.jitter = OptionChecks.once(this.jitter, jitter, "jitter");
       return this;
     }
 
     /** How long a batch may keep failing before the session gives up (default 2 min). */
     public Builder deliveryTimeout(Duration deliveryTimeout) {
       this.deliveryTimeout =
-          Settings.once(this.deliveryTimeout, deliveryTimeout, "deliveryTimeout");
+          OptionChecks.once(this.deliveryTimeout, deliveryTimeout, "deliveryTimeout");
       return this;
     }
 

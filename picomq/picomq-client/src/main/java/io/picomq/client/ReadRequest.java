@@ -18,9 +18,9 @@ public record ReadRequest(OptionalLong seq, int maxRecords, long maxBytes, boole
 
   public ReadRequest {
     Objects.requireNonNull(seq, "seq");
-    seq.ifPresent(s -> Settings.notNegative(s, "seq"));
-    Settings.notNegative(maxRecords, "maxRecords");
-    Settings.notNegative(maxBytes, "maxBytes");
+    seq.ifPresent(s -> OptionChecks.notNegative(s, "seq"));
+    OptionChecks.notNegative(maxRecords, "maxRecords");
+    OptionChecks.notNegative(maxBytes, "maxBytes");
   }
 
   /** A read from {@code seq} on. */

@@ -15,14 +15,16 @@ import java.util.function.Supplier;
  * to {@link HttpTransport#MAX_REDIRECTS} hops per attempt): after a 503 from a stream's owner, the
  * entry node may route the retry to another owner, as it does while a failed node's streams move.
  *
- * <p>The pause before each retry is {@link Backoff#pauseNanos}: exponential, never shorter than the
- * server's {@code Retry-After}. When the next pause would end past the budget, the call gives up at
- * once with the last {@link ServiceUnavailableException} instead of waiting only to fail.
+ * <p>The pause before each retry is {@link RetryBackoff#pauseNanos}: exponential, never shorter
+ * than the server's {@code Retry-After}. When the next pause would end past the budget, the call
+ * gives up at once with the last {@link ServiceUnavailableException} instead of waiting only to
+ * fail.
  */
 final class UnavailableRetry {
 
   /** The pauses of one-shot calls: 100 ms doubling to 5 s, unless Retry-After says longer. */
-  static final Backoff BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5), 0.2);
+  static final RetryBackoff BACKOFF =
+      new RetryBackoff(Duration.ofMillis(100), Duration.ofSeconds(5), 0.2);
 
   /** Longer budgets count as this long (about 146 years fit in a long of nanos). */
   private static final Duration LONGEST = Duration.ofDays(365L * 100);

@@ -61,7 +61,7 @@ public final class Frontend implements AutoCloseable {
       StreamRouter router,
       RequestObserver observer)
       throws InterruptedException {
-    boolean ds = config.protocol() == Protocol.DS;
+    boolean ds = config.protocol() == ListenerProtocol.DS;
     ExecutorService continuations =
         Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name(ds ? "picomq-ds-" : "picomq-pico-", 0).factory());

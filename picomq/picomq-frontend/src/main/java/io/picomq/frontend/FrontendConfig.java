@@ -14,7 +14,7 @@ import java.util.Set;
  *
  * @param host address to bind (default {@code 127.0.0.1})
  * @param port port to bind, 0 for any free one (default 4437, the protocol's port)
- * @param protocol which protocol (default {@link Protocol#PICO})
+ * @param protocol which protocol (default {@link ListenerProtocol#PICO})
  * @param limits request size limits
  * @param longPollTimeout how long a long-poll waits (default 25 s)
  * @param sseMaxDuration how long one SSE response lasts (default 55 s)
@@ -27,7 +27,7 @@ import java.util.Set;
 public record FrontendConfig(
     String host,
     int port,
-    Protocol protocol,
+    ListenerProtocol protocol,
     HttpLimits limits,
     Duration longPollTimeout,
     Duration sseMaxDuration,
@@ -67,7 +67,7 @@ public record FrontendConfig(
     private final Set<String> given = new HashSet<>();
     private String host = "127.0.0.1";
     private int port = 4437;
-    private Protocol protocol = Protocol.PICO;
+    private ListenerProtocol protocol = ListenerProtocol.PICO;
     private HttpLimits limits = HttpLimits.DEFAULT;
     private Duration longPollTimeout = LiveOptions.DEFAULT.longPollTimeout();
     private Duration sseMaxDuration = LiveOptions.DEFAULT.sseMaxDuration();
@@ -96,7 +96,7 @@ public record FrontendConfig(
       return this;
     }
 
-    public Builder protocol(Protocol protocol) {
+    public Builder protocol(ListenerProtocol protocol) {
       once("protocol");
       this.protocol = protocol;
       return this;

@@ -5,14 +5,14 @@ import io.picomq.meta.command.CommandSamples;
 import io.picomq.meta.command.CommittedRange;
 import io.picomq.meta.command.NewStreamObject;
 import io.picomq.meta.state.CatalogObject;
+import io.picomq.meta.state.CatalogRange;
+import io.picomq.meta.state.CatalogStreamObject;
 import io.picomq.meta.state.KvValue;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.NodeRecord;
-import io.picomq.meta.state.ObjectRange;
 import io.picomq.meta.state.PendingTransfer;
 import io.picomq.meta.state.RangeLocation;
-import io.picomq.meta.state.StreamObject;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 import io.picomq.meta.state.StreamSetObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -127,7 +127,7 @@ final class Scenario {
   }
 
   /** The stream's node (when it has one) most of the time, any node otherwise. */
-  private int nodeFor(StreamRecord stream) {
+  private int nodeFor(StreamEntry stream) {
     if (stream != null && stream.isPlaced() && random.nextInt(4) > 0) {
       return stream.nodeId();
     }
@@ -151,7 +151,7 @@ final class Scenario {
           nodeEpoch(transfer.fromNodeId()));
     }
     long streamId = streamId();
-    StreamRecord stream = state.streams().get(streamId);
+    StreamEntry stream = state.streams().get(streamId);
     int nodeId = nodeFor(stream);
     long epoch = stream == null ? 0 : stream.epoch() + (random.nextInt(6) == 0 ? 1 : 0);
     return new Command.CloseStream(streamId, epoch, nodeId, nodeEpoch(nodeId));
@@ -159,7 +159,7 @@ final class Scenario {
 
   private Command trim() {
     long streamId = streamId();
-    StreamRecord stream = state.streams().get(streamId);
+    StreamEntry stream = state.streams().get(streamId);
     if (stream == null) {
       return new Command.TrimStream(streamId, 0, random.nextInt(10));
     }
@@ -190,26 +190,26 @@ final class Scenario {
    */
   private Command commitNewData() {
     int nodeId = random.nextInt(3);
-    List<StreamRecord> owned = new ArrayList<>();
-    for (StreamRecord stream : state.streams().values()) {
+    List<StreamEntry> owned = new ArrayList<>();
+    for (StreamEntry stream : state.streams().values()) {
       if (stream.nodeId() == nodeId && stream.isOpen()) {
         owned.add(stream);
       }
     }
     if (owned.isEmpty() && !state.streams().isEmpty()) {
-      StreamRecord any = state.streams().get(streamId());
+      StreamEntry any = state.streams().get(streamId());
       owned.add(any == null ? state.streams().firstEntry().getValue() : any);
     }
     if (owned.isEmpty()) {
       return new Command.CreateStream();
     }
-    List<StreamRecord> chosen = new ArrayList<>();
+    List<StreamEntry> chosen = new ArrayList<>();
     for (int i = 1 + random.nextInt(3); i > 0 && !owned.isEmpty(); i--) {
       chosen.add(owned.remove(random.nextInt(owned.size())));
     }
     List<CommittedRange> ranges = new ArrayList<>();
     List<long[]> streamObjects = new ArrayList<>(); // streamId, epoch, start, end
-    for (StreamRecord stream : chosen) {
+    for (StreamEntry stream : chosen) {
       long start = stream.endOffset() + (random.nextInt(12) == 0 ? random.nextInt(3) - 1 : 0);
       start = Math.max(0, start);
       long end = start + 1 + random.nextInt(5);
@@ -253,20 +253,20 @@ final class Scenario {
     for (int i = 1 + random.nextInt(2); i > 0 && !sets.isEmpty(); i--) {
       sources.add(sets.remove(random.nextInt(sets.size())));
     }
-    TreeMap<Long, List<ObjectRange>> byStream = new TreeMap<>();
+    TreeMap<Long, List<CatalogRange>> byStream = new TreeMap<>();
     for (StreamSetObject source : sources) {
-      for (ObjectRange range : source.ranges()) {
+      for (CatalogRange range : source.ranges()) {
         byStream.computeIfAbsent(range.streamId(), id -> new ArrayList<>()).add(range);
       }
     }
     List<CommittedRange> ranges = new ArrayList<>();
-    for (Map.Entry<Long, List<ObjectRange>> entry : byStream.entrySet()) {
-      List<ObjectRange> sorted = new ArrayList<>(entry.getValue());
+    for (Map.Entry<Long, List<CatalogRange>> entry : byStream.entrySet()) {
+      List<CatalogRange> sorted = new ArrayList<>(entry.getValue());
       sorted.sort(null);
       long epoch = Math.max(0, state.streams().get(entry.getKey()).epoch());
       long start = sorted.get(0).startOffset();
       long end = sorted.get(0).endOffset();
-      for (ObjectRange range : sorted.subList(1, sorted.size())) {
+      for (CatalogRange range : sorted.subList(1, sorted.size())) {
         if (range.startOffset() == end) {
           end = range.endOffset();
         } else {
@@ -297,7 +297,8 @@ final class Scenario {
     for (long streamId : state.streams().keySet()) {
       List<RangeLocation> run = new ArrayList<>();
       for (RangeLocation location : state.catalog().ranges(streamId)) {
-        if (state.catalog().object(location.objectId()).orElseThrow() instanceof StreamObject) {
+        if (state.catalog().object(location.objectId()).orElseThrow()
+            instanceof CatalogStreamObject) {
           run.add(location);
         } else {
           if (run.size() >= 2) {
@@ -317,8 +318,8 @@ final class Scenario {
     int from = random.nextInt(run.size() - 1);
     int to = from + 2 + random.nextInt(run.size() - from - 1);
     List<RangeLocation> sources = run.subList(from, to);
-    StreamObject first =
-        (StreamObject) state.catalog().object(sources.get(0).objectId()).orElseThrow();
+    CatalogStreamObject first =
+        (CatalogStreamObject) state.catalog().object(sources.get(0).objectId()).orElseThrow();
     long end = sources.get(sources.size() - 1).endOffset();
     if (random.nextInt(8) == 0) {
       end++; // must be refused
@@ -378,7 +379,7 @@ final class Scenario {
       return new Command.CompleteTransfer(transfer.streamId(), transfer.epoch());
     }
     long streamId = streamId();
-    StreamRecord stream = state.streams().get(streamId);
+    StreamEntry stream = state.streams().get(streamId);
     return new Command.CompleteTransfer(streamId, stream == null ? 0 : Math.max(0, stream.epoch()));
   }
 }

@@ -20,7 +20,7 @@ import io.picomq.meta.command.Command;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.NodeRecord;
 import io.picomq.meta.state.PendingTransfer;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Registry;
 import io.picomq.sql.log.View;
@@ -189,7 +189,7 @@ final class AdminListener implements AutoCloseable {
       send(exchange, 404, error("stream_not_found", "no stream named " + name));
       return;
     }
-    StreamRecord stream = state.stream(streamId.getAsLong()).get();
+    StreamEntry stream = state.stream(streamId.getAsLong()).get();
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);
     body.put("streamId", stream.streamId());
@@ -254,7 +254,7 @@ final class AdminListener implements AutoCloseable {
       send(exchange, 404, error("unknown_node", "node " + toNode + " is not registered"));
       return;
     }
-    StreamRecord stream = state.stream(streamId.getAsLong()).get();
+    StreamEntry stream = state.stream(streamId.getAsLong()).get();
     if (stream.nodeId() == toNode && state.pendingTransfer(stream.streamId()).isEmpty()) {
       send(
           exchange,

@@ -1,6 +1,6 @@
 package io.picomq.node;
 
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.frontend.live.LiveOptions;
 import java.time.Duration;
 import java.util.HashSet;
@@ -37,7 +37,7 @@ import java.util.Set;
  *     id
  * @param redirect route requests for streams another node owns there (default); false serves
  *     everything here ({@code --routing local})
- * @param protocol the protocol listener's protocol (default {@link Protocol#PICO})
+ * @param protocol the protocol listener's protocol (default {@link ListenerProtocol#PICO})
  * @param longPollTimeout how long a long-poll waits (default 25 s)
  * @param sseMaxDuration how long one SSE response lasts (default 55 s)
  * @param maxChunkBytes body bytes per read response (default 64 KiB)
@@ -65,7 +65,7 @@ public record NodeConfig(
     String storage,
     Optional<String> wal,
     boolean redirect,
-    Protocol protocol,
+    ListenerProtocol protocol,
     Duration longPollTimeout,
     Duration sseMaxDuration,
     int maxChunkBytes,
@@ -208,7 +208,7 @@ public record NodeConfig(
     private String storage;
     private Optional<String> wal = Optional.empty();
     private boolean redirect = true;
-    private Protocol protocol = Protocol.PICO;
+    private ListenerProtocol protocol = ListenerProtocol.PICO;
     private Duration longPollTimeout = LiveOptions.DEFAULT.longPollTimeout();
     private Duration sseMaxDuration = LiveOptions.DEFAULT.sseMaxDuration();
     private int maxChunkBytes = LiveOptions.DEFAULT.maxChunkBytes();
@@ -313,7 +313,7 @@ public record NodeConfig(
       return this;
     }
 
-    public Builder protocol(Protocol protocol) {
+    public Builder protocol(ListenerProtocol protocol) {
       once("protocol");
       this.protocol = protocol;
       return this;

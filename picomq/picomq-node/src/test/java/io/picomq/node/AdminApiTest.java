@@ -2,7 +2,7 @@ package io.picomq.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
 import java.net.URI;
@@ -35,7 +35,7 @@ class AdminApiTest {
   private String base;
   private String admin;
 
-  static NodeConfig config(Path dir, long epoch, Protocol protocol) {
+  static NodeConfig config(Path dir, long epoch, ListenerProtocol protocol) {
     return NodeConfig.builder()
         .nodeEpoch(epoch)
         .listen("127.0.0.1:0")
@@ -52,7 +52,7 @@ class AdminApiTest {
 
   @BeforeEach
   void start() throws Exception {
-    node = Node.start(config(dir, 1, Protocol.PICO), Clock.systemUTC());
+    node = Node.start(config(dir, 1, ListenerProtocol.PICO), Clock.systemUTC());
     base = "http://127.0.0.1:" + node.address().getPort();
     admin = "http://127.0.0.1:" + node.adminAddress().orElseThrow().getPort();
   }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
 import java.io.File;
@@ -38,7 +38,7 @@ class DashboardTest {
   @Test
   void showsTheNodeItsReadinessNodesAndPendingTransfers() throws Exception {
     requireBrowser();
-    Node node = Node.start(AdminApiTest.config(dir, 1, Protocol.PICO), Clock.systemUTC());
+    Node node = Node.start(AdminApiTest.config(dir, 1, ListenerProtocol.PICO), Clock.systemUTC());
     try {
       String base = "http://127.0.0.1:" + node.address().getPort();
       String admin = "http://127.0.0.1:" + node.adminAddress().orElseThrow().getPort();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -48,15 +48,15 @@ class HostileInputTest {
 
   @Test
   void picoRequestsNeverBreakTheNode() throws Exception {
-    run(Protocol.PICO);
+    run(ListenerProtocol.PICO);
   }
 
   @Test
   void durableStreamsRequestsNeverBreakTheNode() throws Exception {
-    run(Protocol.DS);
+    run(ListenerProtocol.DS);
   }
 
-  private void run(Protocol protocol) throws Exception {
+  private void run(ListenerProtocol protocol) throws Exception {
     System.out.printf(
         Locale.ROOT,
         "HostileInputTest %s: seed %d, %d examples (rerun with -Dpicomq.seed=%d)%n",
@@ -103,14 +103,14 @@ class HostileInputTest {
             .isBetween(200, 499);
       }
     }
-    if (protocol == Protocol.PICO) {
+    if (protocol == ListenerProtocol.PICO) {
       RawRequest listing = new RawRequest("GET", "/", List.of(), new byte[0]);
       assertThat(listing.send(node.address(), ANSWER_TIMEOUT_MILLIS).status()).isEqualTo(200);
     }
   }
 
   /** Stops the running node, if any, and starts the next one on the same data. */
-  private void restart(Protocol protocol) {
+  private void restart(ListenerProtocol protocol) {
     if (node != null) {
       node.stop(Duration.ZERO);
     }
@@ -131,7 +131,7 @@ class HostileInputTest {
         .isEqualTo(200);
   }
 
-  private NodeConfig config(Protocol protocol) {
+  private NodeConfig config(ListenerProtocol protocol) {
     return NodeConfig.builder()
         .nodeEpoch(epoch)
         .listen("127.0.0.1:0")

@@ -3,7 +3,7 @@ package io.picomq.node;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.frontend.http.StreamNames;
 import io.picomq.stream.Expiry;
 import java.io.ByteArrayOutputStream;
@@ -180,9 +180,9 @@ final class HostileRequests {
   /** Names that streams of earlier cases live under, so later cases meet real state. */
   private static final List<String> POOL = List.of("/h/a", "/h/b", "/h/json", "/h/batch");
 
-  private final Protocol protocol;
+  private final ListenerProtocol protocol;
 
-  HostileRequests(Protocol protocol) {
+  HostileRequests(ListenerProtocol protocol) {
     this.protocol = protocol;
   }
 
@@ -205,8 +205,8 @@ final class HostileRequests {
    * UTF-8, and append-time expiry garbage.
    */
   List<RawRequest> known() {
-    String ttl = protocol == Protocol.PICO ? "Pico-TTL" : "Stream-TTL";
-    String at = protocol == Protocol.PICO ? "Pico-Expires-At" : "Stream-Expires-At";
+    String ttl = protocol == ListenerProtocol.PICO ? "Pico-TTL" : "Stream-TTL";
+    String at = protocol == ListenerProtocol.PICO ? "Pico-Expires-At" : "Stream-Expires-At";
     List<RawRequest> known = new ArrayList<>();
     int n = 0;
     for (String[] expiry :
@@ -248,14 +248,14 @@ final class HostileRequests {
     }
     List<Map.Entry<String, String>> headers = new ArrayList<>();
     String query = "";
-    List<String> names = protocol == Protocol.PICO ? PICO_HEADERS : DS_HEADERS;
+    List<String> names = protocol == ListenerProtocol.PICO ? PICO_HEADERS : DS_HEADERS;
     if (method.equals("PUT") && random.nextBoolean()) {
-      String ttl = protocol == Protocol.PICO ? "Pico-TTL" : "Stream-TTL";
-      String at = protocol == Protocol.PICO ? "Pico-Expires-At" : "Stream-Expires-At";
+      String ttl = protocol == ListenerProtocol.PICO ? "Pico-TTL" : "Stream-TTL";
+      String at = protocol == ListenerProtocol.PICO ? "Pico-Expires-At" : "Stream-Expires-At";
       String header = random.nextBoolean() ? ttl : at;
       headers.add(Map.entry(header, value(random, header)));
     } else if (method.equals("GET") && random.nextBoolean()) {
-      List<String> params = protocol == Protocol.PICO ? PICO_PARAMS : DS_PARAMS;
+      List<String> params = protocol == ListenerProtocol.PICO ? PICO_PARAMS : DS_PARAMS;
       query = "?" + pick(random, params) + "=" + percentEncode(pick(random, VALUES));
     } else {
       String header = pick(random, names);
@@ -283,7 +283,7 @@ final class HostileRequests {
     String method = pick(random, METHODS);
     String target = path(name(random)) + query(random);
     List<Map.Entry<String, String>> headers = new ArrayList<>();
-    List<String> names = protocol == Protocol.PICO ? PICO_HEADERS : DS_HEADERS;
+    List<String> names = protocol == ListenerProtocol.PICO ? PICO_HEADERS : DS_HEADERS;
     int count = random.nextInt(5);
     for (int i = 0; i < count; i++) {
       String name = pick(random, names);
@@ -296,8 +296,8 @@ final class HostileRequests {
       producer(random, headers);
     }
     if (method.equals("PUT") && random.nextInt(3) == 0) {
-      String ttl = protocol == Protocol.PICO ? "Pico-TTL" : "Stream-TTL";
-      String at = protocol == Protocol.PICO ? "Pico-Expires-At" : "Stream-Expires-At";
+      String ttl = protocol == ListenerProtocol.PICO ? "Pico-TTL" : "Stream-TTL";
+      String at = protocol == ListenerProtocol.PICO ? "Pico-Expires-At" : "Stream-Expires-At";
       String name = random.nextBoolean() ? ttl : at;
       headers.add(Map.entry(name, value(random, name)));
     }
@@ -310,7 +310,7 @@ final class HostileRequests {
   }
 
   private String path(String name) {
-    return protocol == Protocol.PICO ? name : "/v1/stream" + name;
+    return protocol == ListenerProtocol.PICO ? name : "/v1/stream" + name;
   }
 
   /** A name from the pool, at or around a length limit, not UTF-8, or otherwise not a name. */
@@ -323,7 +323,7 @@ final class HostileRequests {
       case 3 -> "/" + "n".repeat(8150 + random.nextInt(80)); // around the 8 KiB request line
       case 4 -> pick(random, List.of("/%ff%fe", "/%c0%af", "/h/%ed%a0%80", "/%e2%82", "/h/%80"));
       case 5 -> pick(random, List.of("/", "//", "/h/..", "/h/a/", "/h/%00", "/h/%0a", "/h/%2e%2e"));
-      case 6 -> protocol == Protocol.DS ? pick(random, List.of("", "x", "/../h")) : "/h/c";
+      case 6 -> protocol == ListenerProtocol.DS ? pick(random, List.of("", "x", "/../h")) : "/h/c";
       default -> pick(random, POOL);
     };
   }
@@ -360,7 +360,7 @@ final class HostileRequests {
 
   /** All three producer headers, mostly well-formed, so appends reach the producer checks. */
   private void producer(Random random, List<Map.Entry<String, String>> headers) {
-    String prefix = protocol == Protocol.PICO ? "Pico-Producer-" : "Producer-";
+    String prefix = protocol == ListenerProtocol.PICO ? "Pico-Producer-" : "Producer-";
     headers.add(Map.entry(prefix + "Id", random.nextBoolean() ? "p" : pick(random, VALUES)));
     headers.add(Map.entry(prefix + "Epoch", random.nextBoolean() ? "0" : pick(random, VALUES)));
     headers.add(

@@ -3,7 +3,7 @@ package io.picomq.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ class NodeConfigTest {
     assertThat(config.listen()).isEqualTo("127.0.0.1:4437");
     assertThat(config.adminListen()).contains("127.0.0.1:9090");
     assertThat(config.httpAddress()).isEmpty();
-    assertThat(config.protocol()).isEqualTo(Protocol.PICO);
+    assertThat(config.protocol()).isEqualTo(ListenerProtocol.PICO);
     assertThat(config.redirect()).isTrue();
     assertThat(config.longPollTimeout()).isEqualTo(Duration.ofSeconds(25));
     assertThat(config.sseMaxDuration()).isEqualTo(Duration.ofSeconds(55));

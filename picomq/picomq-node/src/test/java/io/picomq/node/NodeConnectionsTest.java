@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -49,7 +49,7 @@ class NodeConnectionsTest {
   private void start(ConnectionSettings connections) throws Exception {
     node =
         Node.start(
-            AdminApiTest.config(dir, 1, Protocol.PICO)
+            AdminApiTest.config(dir, 1, ListenerProtocol.PICO)
                 .newBuilder()
                 .connections(connections)
                 .build(),

@@ -3,7 +3,7 @@ package io.picomq.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,10 +20,10 @@ class NodeTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   private NodeConfig config(long epoch) {
-    return config(epoch, Protocol.PICO);
+    return config(epoch, ListenerProtocol.PICO);
   }
 
-  private NodeConfig config(long epoch, Protocol protocol) {
+  private NodeConfig config(long epoch, ListenerProtocol protocol) {
     return AdminApiTest.config(dir, epoch, protocol);
   }
 
@@ -68,7 +68,7 @@ class NodeTest {
 
   @Test
   void durableStreamsLongPollWakesOnAnAppend() throws Exception {
-    Node node = Node.start(config(1, Protocol.DS), Clock.systemUTC());
+    Node node = Node.start(config(1, ListenerProtocol.DS), Clock.systemUTC());
     String stream = "http://127.0.0.1:" + node.address().getPort() + "/v1/stream/ds/live";
     try {
       assertThat(send("PUT", stream, "").statusCode()).isEqualTo(201);

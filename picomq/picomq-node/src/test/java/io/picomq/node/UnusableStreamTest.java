@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.state.KvValue;
 import java.net.URI;
@@ -73,7 +73,8 @@ class UnusableStreamTest {
   }
 
   private Node start(long epoch) throws Exception {
-    Node started = Node.start(AdminApiTest.config(dir, epoch, Protocol.PICO), Clock.systemUTC());
+    Node started =
+        Node.start(AdminApiTest.config(dir, epoch, ListenerProtocol.PICO), Clock.systemUTC());
     return started;
   }
 

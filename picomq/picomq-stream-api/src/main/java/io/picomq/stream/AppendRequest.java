@@ -10,12 +10,12 @@ import java.util.OptionalLong;
  * none is written.
  *
  * <p>The service checks, in this order, stopping at the first that fails: the stream exists ({@link
- * AppendOutcome.NotFound}, {@link AppendOutcome.Gone}); the content type, unless the call appends
- * no records ({@link AppendOutcome.ContentTypeMismatch}); the producer ({@link ProducerStamp} lists
+ * AppendVerdict.NotFound}, {@link AppendVerdict.Gone}); the content type, unless the call appends
+ * no records ({@link AppendVerdict.ContentTypeMismatch}); the producer ({@link ProducerTag} lists
  * the outcomes; a duplicate is answered even on a closed stream); the stream is open ({@link
- * AppendOutcome.Closed}; closing an already closed stream without records and without a producer
- * succeeds again); the writer seq ({@link AppendOutcome.WriterSeqRegression}); the expected tail
- * ({@link AppendOutcome.TailMismatch}). Producer state and the writer seq advance only when the
+ * AppendVerdict.Closed}; closing an already closed stream without records and without a producer
+ * succeeds again); the writer seq ({@link AppendVerdict.WriterSeqRegression}); the expected tail
+ * ({@link AppendVerdict.TailMismatch}). Producer state and the writer seq advance only when the
  * append is accepted.
  *
  * @param records what to append; empty only together with {@code close} (a close-only call)
@@ -30,7 +30,7 @@ import java.util.OptionalLong;
 public record AppendRequest(
     List<NewRecord> records,
     Optional<String> contentType,
-    Optional<ProducerStamp> producer,
+    Optional<ProducerTag> producer,
     Optional<String> writerSeq,
     OptionalLong expectedNextSeq,
     boolean close) {

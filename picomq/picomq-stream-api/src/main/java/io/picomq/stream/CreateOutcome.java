@@ -4,10 +4,10 @@ package io.picomq.stream;
 public sealed interface CreateOutcome {
 
   /** A new stream exists, holding the initial records. */
-  record Created(StreamInfo stream) implements CreateOutcome {}
+  record Created(StreamDescription stream) implements CreateOutcome {}
 
   /** The stream already existed with the same configuration; nothing was written. */
-  record Exists(StreamInfo stream) implements CreateOutcome {}
+  record Exists(StreamDescription stream) implements CreateOutcome {}
 
   /**
    * The stream already exists with a different configuration (or a fork's content type differs).

@@ -3,7 +3,7 @@ package io.picomq.stream;
 /** What {@link StreamService#head} found. */
 public sealed interface HeadOutcome {
 
-  record Found(StreamInfo stream) implements HeadOutcome {}
+  record Found(StreamDescription stream) implements HeadOutcome {}
 
   record NotFound() implements HeadOutcome {}
 

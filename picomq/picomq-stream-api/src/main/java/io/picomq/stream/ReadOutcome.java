@@ -9,7 +9,8 @@ public sealed interface ReadOutcome {
    * Records {@code [fromSeq, nextSeq)} (possibly none, when {@code fromSeq} is the tail), and the
    * stream as it was when they were read.
    */
-  record Batch(StreamInfo stream, List<StreamRecord> records, long nextSeq) implements ReadOutcome {
+  record Batch(StreamDescription stream, List<StreamRecord> records, long nextSeq)
+      implements ReadOutcome {
 
     public Batch {
       records = List.copyOf(records);

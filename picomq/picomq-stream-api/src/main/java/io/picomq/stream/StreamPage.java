@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param hasMore more names match after the last one here
  */
-public record StreamPage(List<StreamInfo> streams, boolean hasMore) {
+public record StreamPage(List<StreamDescription> streams, boolean hasMore) {
 
   public StreamPage {
     streams = List.copyOf(streams);

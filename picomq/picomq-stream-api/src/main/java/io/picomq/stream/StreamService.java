@@ -35,10 +35,10 @@ public interface StreamService {
   CompletableFuture<CreateOutcome> create(String name, CreateRequest request);
 
   /** Appends records, closes, or both (see {@link AppendRequest}). Counts as activity. */
-  CompletableFuture<AppendOutcome> append(String name, AppendRequest request);
+  CompletableFuture<AppendVerdict> append(String name, AppendRequest request);
 
-  /** Reads records (see {@link ReadRequest}). Counts as activity, even when nothing is read. */
-  CompletableFuture<ReadOutcome> read(String name, ReadRequest request);
+  /** Reads records (see {@link ReadWindow}). Counts as activity, even when nothing is read. */
+  CompletableFuture<ReadOutcome> read(String name, ReadWindow request);
 
   /**
    * A signal for live readers: completes once the stream's tail is past {@code seq} (a record at
@@ -64,7 +64,7 @@ public interface StreamService {
   CompletableFuture<TrimOutcome> trim(String name, long beforeSeq);
 
   /** A page of live streams. Not activity. */
-  CompletableFuture<StreamPage> list(ListRequest request);
+  CompletableFuture<StreamPage> list(ListQuery request);
 
   /**
    * Whether two content types name the same media type: compared without parameters ({@code ;

@@ -1,6 +1,6 @@
 package io.picomq.cli.bench;
 
-import io.picomq.cli.Failures;
+import io.picomq.cli.CommandFailures;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -323,7 +323,7 @@ final class BenchRun {
   }
 
   private static String describe(Throwable error) {
-    Throwable cause = Failures.unwrap(error);
+    Throwable cause = CommandFailures.unwrap(error);
     String message = cause.getMessage();
     return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
   }

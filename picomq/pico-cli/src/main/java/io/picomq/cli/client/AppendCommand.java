@@ -1,8 +1,8 @@
 package io.picomq.cli.client;
 
+import io.picomq.cli.CommandFailures;
 import io.picomq.cli.ExitCode;
 import io.picomq.cli.Failure;
-import io.picomq.cli.Failures;
 import io.picomq.client.AppendOptions;
 import io.picomq.client.AppendResult;
 import io.picomq.client.PicoClient;
@@ -173,7 +173,7 @@ public final class AppendCommand extends StreamCommand {
 
   /** The server's word, what was appended before, and what to do about the failed request. */
   private String unavailable(ServiceUnavailableException e, int failedRecords) {
-    StringBuilder message = new StringBuilder(Failures.unavailable(e));
+    StringBuilder message = new StringBuilder(CommandFailures.unavailable(e));
     if (records > 0) {
       message.append(
           String.format(

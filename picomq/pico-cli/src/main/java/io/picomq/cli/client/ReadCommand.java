@@ -42,9 +42,9 @@ public final class ReadCommand extends StreamCommand {
     if (seq < 0 || count < 0) {
       throw new IllegalArgumentException("--seq and --count must not be negative");
     }
-    RecordFormat effective = Reads.effectiveFormat(format, protocol(), client, stream());
+    RecordFormat effective = CatchUp.effectiveFormat(format, protocol(), client, stream());
     try (Output out = Output.stdout()) {
-      Reads.catchUp(client, stream(), seq, count, new RecordWriter(out, effective));
+      CatchUp.catchUp(client, stream(), seq, count, new RecordWriter(out, effective));
     }
     return 0;
   }

@@ -78,11 +78,11 @@ public final class TailCommand extends StreamCommand {
       StreamInfo info = client.head(stream());
       from = Math.max(info.startSeq(), info.nextSeq() - lines);
     }
-    RecordFormat effective = Reads.effectiveFormat(format, protocol(), client, stream());
+    RecordFormat effective = CatchUp.effectiveFormat(format, protocol(), client, stream());
     try (Output out = Output.stdout()) {
       RecordWriter writer = new RecordWriter(out, effective);
       if (!follow) {
-        Reads.catchUp(client, stream(), from, 0, writer);
+        CatchUp.catchUp(client, stream(), from, 0, writer);
         return 0;
       }
       follow(client, from, liveMode, writer);

@@ -11,7 +11,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.stream.HeadOutcome;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.StreamDescription;
 
 /**
  * The protocol's answers shared by its requests: the error answers ({@code {"error": code,
@@ -74,7 +74,7 @@ final class Answers {
   }
 
   /** What a create and a {@code HEAD} say about a stream: content type, tail, closure. */
-  static HttpHeaders streamHeaders(StreamInfo stream) {
+  static HttpHeaders streamHeaders(StreamDescription stream) {
     HttpHeaders headers = new DefaultHttpHeaders();
     headers.set(HttpHeaderNames.CONTENT_TYPE, stream.contentType());
     headers.set(DsHeaders.NEXT_OFFSET, OffsetToken.format(stream.nextSeq()));

@@ -9,12 +9,12 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.picomq.frontend.http.Exchange;
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.HeadOutcome;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.ProducerStamp;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.ProducerTag;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamService;
 import java.util.List;
 import java.util.Optional;
@@ -46,7 +46,7 @@ final class Appends {
 
   void append(Exchange exchange, String name) throws BadRequest {
     HttpHeaders request = exchange.headers();
-    Optional<ProducerStamp> producer = producer(request);
+    Optional<ProducerTag> producer = producer(request);
     boolean close = "true".equalsIgnoreCase(request.get(DsHeaders.CLOSED));
     Optional<String> writerSeq = Optional.ofNullable(request.get(DsHeaders.SEQ));
     byte[] body = exchange.body();
@@ -65,7 +65,7 @@ final class Appends {
         throw new BadRequest("an append needs a Content-Type");
       }
       // The body is split by the stream's content type, so look the stream up first.
-      StreamInfo stream;
+      StreamDescription stream;
       switch (service.head(name).join()) {
         case HeadOutcome.Found found -> stream = found.stream();
         case HeadOutcome.NotFound notFound -> {
@@ -91,7 +91,7 @@ final class Appends {
   }
 
   /** The producer's stamp: all three headers or none. */
-  private static Optional<ProducerStamp> producer(HttpHeaders request) throws BadRequest {
+  private static Optional<ProducerTag> producer(HttpHeaders request) throws BadRequest {
     String producerId = request.get(DsHeaders.PRODUCER_ID);
     String producerEpoch = request.get(DsHeaders.PRODUCER_EPOCH);
     String producerSeq = request.get(DsHeaders.PRODUCER_SEQ);
@@ -109,7 +109,7 @@ final class Appends {
     if (epoch < 0 || seq < 0) {
       throw new BadRequest("Producer-Epoch and Producer-Seq are integers from 0 to 2^53-1");
     }
-    return Optional.of(new ProducerStamp(producerId, epoch, seq));
+    return Optional.of(new ProducerTag(producerId, epoch, seq));
   }
 
   /** A non-negative integer no larger than 2^53-1 (safe in JavaScript), or -1. */
@@ -121,10 +121,10 @@ final class Appends {
     return parsed <= MAX_SAFE_INTEGER ? parsed : -1;
   }
 
-  private static void answer(Exchange exchange, AppendRequest append, AppendOutcome outcome) {
+  private static void answer(Exchange exchange, AppendRequest append, AppendVerdict outcome) {
     HttpHeaders headers = new DefaultHttpHeaders();
     switch (outcome) {
-      case AppendOutcome.Accepted accepted -> {
+      case AppendVerdict.Accepted accepted -> {
         headers.set(DsHeaders.NEXT_OFFSET, OffsetToken.format(accepted.nextSeq()));
         if (accepted.closed()) {
           headers.set(DsHeaders.CLOSED, "true");
@@ -140,7 +140,7 @@ final class Appends {
         boolean fresh = append.producer().isPresent() && !append.records().isEmpty();
         exchange.respond(fresh ? OK : NO_CONTENT, headers, Answers.EMPTY);
       }
-      case AppendOutcome.Duplicate duplicate -> {
+      case AppendVerdict.Duplicate duplicate -> {
         headers.set(DsHeaders.NEXT_OFFSET, OffsetToken.format(duplicate.nextSeq()));
         headers.set(
             DsHeaders.PRODUCER_EPOCH, Long.toString(append.producer().orElseThrow().epoch()));
@@ -150,14 +150,14 @@ final class Appends {
         }
         exchange.respond(NO_CONTENT, headers, Answers.EMPTY);
       }
-      case AppendOutcome.StaleEpoch stale -> {
+      case AppendVerdict.StaleEpoch stale -> {
         headers.set(DsHeaders.PRODUCER_EPOCH, Long.toString(stale.currentEpoch()));
         exchange.respondError(
             FORBIDDEN, headers, "stale_producer_epoch", "a newer producer epoch is active");
       }
-      case AppendOutcome.EpochMustStartAtZero epoch ->
+      case AppendVerdict.EpochMustStartAtZero epoch ->
           Answers.badRequest(exchange, "a new producer epoch starts at Producer-Seq 0");
-      case AppendOutcome.SeqGap gap -> {
+      case AppendVerdict.SeqGap gap -> {
         headers.set(DsHeaders.PRODUCER_EXPECTED_SEQ, Long.toString(gap.expectedSeq()));
         headers.set(DsHeaders.PRODUCER_RECEIVED_SEQ, Long.toString(gap.receivedSeq()));
         exchange.respondError(
@@ -166,22 +166,22 @@ final class Appends {
             "producer_seq_gap",
             "expected Producer-Seq " + gap.expectedSeq() + ", received " + gap.receivedSeq());
       }
-      case AppendOutcome.WriterSeqRegression regression ->
+      case AppendVerdict.WriterSeqRegression regression ->
           exchange.respondError(
               CONFLICT,
               "stream_seq_regression",
               "Stream-Seq must rise above " + regression.lastWriterSeq());
-      case AppendOutcome.TailMismatch mismatch ->
+      case AppendVerdict.TailMismatch mismatch ->
           exchange.respondError(CONFLICT, "tail_mismatch", "the stream's tail moved");
-      case AppendOutcome.Closed closed -> {
+      case AppendVerdict.Closed closed -> {
         headers.set(DsHeaders.CLOSED, "true");
         headers.set(DsHeaders.NEXT_OFFSET, OffsetToken.format(closed.nextSeq()));
         exchange.respondError(CONFLICT, headers, "stream_closed", "the stream is closed");
       }
-      case AppendOutcome.ContentTypeMismatch mismatch ->
+      case AppendVerdict.ContentTypeMismatch mismatch ->
           Answers.contentTypeMismatch(exchange, mismatch.streamContentType());
-      case AppendOutcome.NotFound notFound -> Answers.notFound(exchange);
-      case AppendOutcome.Gone gone -> Answers.gone(exchange);
+      case AppendVerdict.NotFound notFound -> Answers.notFound(exchange);
+      case AppendVerdict.Gone gone -> Answers.gone(exchange);
     }
   }
 }

@@ -16,7 +16,7 @@ import io.picomq.stream.Expiry;
 import io.picomq.stream.ForkPoint;
 import io.picomq.stream.HeadOutcome;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamService;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -70,7 +70,7 @@ final class Creates {
     String recordsContentType = contentType.orElse(DEFAULT_CONTENT_TYPE);
     if (forkedFrom != null) {
       ForkAsked asked = forkAsked(request, forkedFrom);
-      StreamInfo source;
+      StreamDescription source;
       switch (service.head(asked.source()).join()) {
         case HeadOutcome.Found found -> source = found.stream();
         case HeadOutcome.NotFound notFound -> {
@@ -187,7 +187,7 @@ final class Creates {
   private record ForkAsked(String source, OptionalLong seq, int subOffset) {
 
     /** Where the fork starts in {@code stream}, the source as it is now. */
-    ForkPoint at(StreamInfo stream) {
+    ForkPoint at(StreamDescription stream) {
       if (Body.isJson(stream.contentType()) && subOffset > 0) {
         // A JSON sub-offset counts messages, and every message is a record of its own: a fork
         // taking k messages after offset X is a plain fork at X + k.

@@ -18,7 +18,7 @@ import io.picomq.frontend.live.LiveOptions;
 import io.picomq.stream.DeleteOutcome;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.HeadOutcome;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamService;
 import java.time.InstantSource;
 import java.util.Map;
@@ -117,7 +117,7 @@ public final class DurableStreamsHandler implements RequestHandler {
   private void head(Exchange exchange, String name) {
     switch (service.head(name).join()) {
       case HeadOutcome.Found found -> {
-        StreamInfo stream = found.stream();
+        StreamDescription stream = found.stream();
         HttpHeaders headers = Answers.streamHeaders(stream);
         headers.set(HttpHeaderNames.CACHE_CONTROL, "no-store");
         switch (stream.expiry()) {

@@ -14,8 +14,8 @@ import io.picomq.frontend.live.SseLoop;
 import io.picomq.frontend.live.TailWait;
 import io.picomq.stream.HeadOutcome;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.ReadWindow;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamService;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -125,12 +125,12 @@ final class Reads {
     }
     long tail = found.stream().nextSeq();
     // A read at the tail: returns nothing, but counts as activity for a sliding TTL.
-    ReadOutcome outcome = service.read(name, new ReadRequest(tail, 1, 1)).join();
+    ReadOutcome outcome = service.read(name, new ReadWindow(tail, 1, 1)).join();
     if (!(outcome instanceof ReadOutcome.Batch batch)) {
       Answers.miss(exchange, outcome);
       return;
     }
-    StreamInfo stream = batch.stream();
+    StreamDescription stream = batch.stream();
     HttpHeaders headers = new DefaultHttpHeaders();
     headers.set(HttpHeaderNames.CONTENT_TYPE, stream.contentType());
     headers.set(DsHeaders.NEXT_OFFSET, OffsetToken.format(tail));
@@ -202,7 +202,7 @@ final class Reads {
    */
   private void respondWithBatch(
       Exchange exchange, ReadOutcome.Batch batch, OffsetToken from, String cursor) {
-    StreamInfo stream = batch.stream();
+    StreamDescription stream = batch.stream();
     HttpHeaders headers = new DefaultHttpHeaders();
     headers.set(HttpHeaderNames.CONTENT_TYPE, stream.contentType());
     headers.set(DsHeaders.NEXT_OFFSET, OffsetToken.format(batch.nextSeq()));
@@ -233,7 +233,7 @@ final class Reads {
    * Identifies one response: the stream's incarnation, where the read started and ended, and
    * whether it saw the close.
    */
-  private static String etag(StreamInfo stream, OffsetToken from, ReadOutcome.Batch batch) {
+  private static String etag(StreamDescription stream, OffsetToken from, ReadOutcome.Batch batch) {
     String start =
         switch (from) {
           case OffsetToken.At at -> Long.toString(at.seq());
@@ -252,7 +252,7 @@ final class Reads {
 
   private ReadOutcome read(String name, long from) {
     return service
-        .read(name, new ReadRequest(from, MAX_RECORDS_PER_READ, options.maxChunkBytes()))
+        .read(name, new ReadWindow(from, MAX_RECORDS_PER_READ, options.maxChunkBytes()))
         .join();
   }
 

@@ -8,7 +8,7 @@ import io.picomq.frontend.live.LiveOptions;
 import io.picomq.frontend.live.SseLoop;
 import io.picomq.frontend.live.SseWire;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
+import io.picomq.stream.ReadWindow;
 import io.picomq.stream.StreamService;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -77,7 +77,7 @@ final class SseSession implements SseWire {
   @Override
   public ReadOutcome read(long seq) {
     return service
-        .read(name, new ReadRequest(seq, MAX_RECORDS_PER_EVENT, options.maxChunkBytes()))
+        .read(name, new ReadWindow(seq, MAX_RECORDS_PER_EVENT, options.maxChunkBytes()))
         .join();
   }
 

@@ -140,7 +140,7 @@ public final class Exchange {
    * Answers once {@code outcome} completes, without a thread waiting for it: {@code answer} runs on
    * the connection's event loop, where the response is written anyway, so a request costs one
    * hand-off back instead of a parked virtual thread woken to hand off again. A failed outcome, or
-   * an {@code answer} that throws, is answered by {@link Failures} (a bug: logged, 500).
+   * an {@code answer} that throws, is answered by {@link FailureAnswers} (a bug: logged, 500).
    */
   public <T> void answerWhenDone(CompletableFuture<T> outcome, Consumer<? super T> answer) {
     outcome.whenCompleteAsync(
@@ -151,7 +151,7 @@ public final class Exchange {
             }
             answer.accept(value);
           } catch (RuntimeException | Error failed) {
-            Failures.answer(this, failed);
+            FailureAnswers.answer(this, failed);
           }
         },
         channel.eventLoop());

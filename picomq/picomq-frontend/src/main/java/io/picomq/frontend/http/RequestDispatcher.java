@@ -133,7 +133,7 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     try {
       state.handler.handle(exchange);
     } catch (RuntimeException | Error failed) {
-      Failures.answer(exchange, failed);
+      FailureAnswers.answer(exchange, failed);
     }
   }
 

@@ -39,7 +39,7 @@ public final class Unavailable {
 
   /** The {@link StreamUnavailableException} behind {@code failure}, if that is what it is. */
   public static Optional<StreamUnavailableException> of(Throwable failure) {
-    Throwable cause = Failures.unwrap(failure);
+    Throwable cause = FailureAnswers.unwrap(failure);
     return cause instanceof StreamUnavailableException known
         ? Optional.of(known)
         : Optional.empty();

@@ -10,7 +10,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.picomq.frontend.http.Exchange;
-import io.picomq.frontend.http.Failures;
+import io.picomq.frontend.http.FailureAnswers;
 import io.picomq.protocol.PicoHeaders;
 import java.util.OptionalLong;
 
@@ -61,11 +61,12 @@ final class Answers {
 
   /**
    * A failure surfaced after a wait, off the listener's thread (which would otherwise answer it):
-   * answered as {@link Failures} says (a bug: logged, 500), unless an answer has already begun.
+   * answered as {@link FailureAnswers} says (a bug: logged, 500), unless an answer has already
+   * begun.
    */
   static void bug(Exchange exchange, RuntimeException bug) {
     try {
-      Failures.answer(exchange, bug);
+      FailureAnswers.answer(exchange, bug);
     } catch (IllegalStateException alreadyAnswered) {
       // The response has begun; the connection's end is all the client will see.
     }

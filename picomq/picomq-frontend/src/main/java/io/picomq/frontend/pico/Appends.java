@@ -13,11 +13,11 @@ import io.picomq.protocol.AppendBatch;
 import io.picomq.protocol.DecodeException;
 import io.picomq.protocol.PicoHeaders;
 import io.picomq.protocol.PicoMediaTypes;
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.HeadOutcome;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import io.picomq.stream.StreamService;
 import io.picomq.stream.TrimOutcome;
 import java.time.InstantSource;
@@ -54,7 +54,7 @@ final class Appends {
     OptionalLong trim =
         Params.optionalNonNegative(
             Params.header(exchange, PicoHeaders.TRIM_SEQ), PicoHeaders.TRIM_SEQ);
-    Optional<ProducerStamp> producer = producer(exchange);
+    Optional<ProducerTag> producer = producer(exchange);
     OptionalLong match =
         Params.optionalNonNegative(
             Params.header(exchange, PicoHeaders.MATCH_SEQ), PicoHeaders.MATCH_SEQ);
@@ -93,7 +93,7 @@ final class Appends {
         service.append(name, request), outcome -> answer(exchange, request, outcome));
   }
 
-  private static Optional<ProducerStamp> producer(Exchange exchange) throws InvalidRequest {
+  private static Optional<ProducerTag> producer(Exchange exchange) throws InvalidRequest {
     String id = Params.header(exchange, PicoHeaders.PRODUCER_ID);
     String epoch = Params.header(exchange, PicoHeaders.PRODUCER_EPOCH);
     String seq = Params.header(exchange, PicoHeaders.PRODUCER_SEQ);
@@ -108,7 +108,7 @@ final class Appends {
       throw new InvalidRequest("Pico-Producer-Id must not be empty");
     }
     return Optional.of(
-        new ProducerStamp(
+        new ProducerTag(
             id,
             Params.nonNegative(epoch, PicoHeaders.PRODUCER_EPOCH),
             Params.nonNegative(seq, PicoHeaders.PRODUCER_SEQ)));
@@ -147,10 +147,10 @@ final class Appends {
     }
   }
 
-  private static void answer(Exchange exchange, AppendRequest request, AppendOutcome outcome) {
+  private static void answer(Exchange exchange, AppendRequest request, AppendVerdict outcome) {
     HttpHeaders headers = new DefaultHttpHeaders();
     switch (outcome) {
-      case AppendOutcome.Accepted accepted -> {
+      case AppendVerdict.Accepted accepted -> {
         headers.set(PicoHeaders.START_SEQ, Long.toString(accepted.startSeq()));
         headers.set(PicoHeaders.NEXT_SEQ, Long.toString(accepted.nextSeq()));
         headers.set(PicoHeaders.TIMESTAMP, Long.toString(accepted.timestampMillis()));
@@ -160,7 +160,7 @@ final class Appends {
         request.producer().ifPresent(producer -> echo(headers, producer.epoch(), producer.seq()));
         exchange.respond(OK, headers, Answers.EMPTY);
       }
-      case AppendOutcome.Duplicate duplicate -> {
+      case AppendVerdict.Duplicate duplicate -> {
         headers.set(PicoHeaders.NEXT_SEQ, Long.toString(duplicate.nextSeq()));
         if (duplicate.closed()) {
           headers.set(PicoHeaders.CLOSED, "true");
@@ -168,7 +168,7 @@ final class Appends {
         echo(headers, request.producer().orElseThrow().epoch(), duplicate.lastProducerSeq());
         exchange.respond(NO_CONTENT, headers, Answers.EMPTY);
       }
-      case AppendOutcome.StaleEpoch stale -> {
+      case AppendVerdict.StaleEpoch stale -> {
         headers.set(PicoHeaders.PRODUCER_EPOCH, Long.toString(stale.currentEpoch()));
         Answers.error(
             exchange,
@@ -178,14 +178,14 @@ final class Appends {
             "producer epoch " + stale.currentEpoch() + " is active; this one is fenced",
             OptionalLong.empty());
       }
-      case AppendOutcome.EpochMustStartAtZero epoch ->
+      case AppendVerdict.EpochMustStartAtZero epoch ->
           seqGap(
               exchange,
               headers,
               0,
               epoch.receivedSeq(),
               "a new producer epoch starts at Pico-Producer-Seq 0");
-      case AppendOutcome.SeqGap gap ->
+      case AppendVerdict.SeqGap gap ->
           seqGap(
               exchange,
               headers,
@@ -195,7 +195,7 @@ final class Appends {
                   + gap.expectedSeq()
                   + ", received "
                   + gap.receivedSeq());
-      case AppendOutcome.TailMismatch mismatch ->
+      case AppendVerdict.TailMismatch mismatch ->
           Answers.error(
               exchange,
               CONFLICT,
@@ -206,7 +206,7 @@ final class Appends {
                   + " but the stream's next seq is "
                   + mismatch.nextSeq(),
               OptionalLong.of(mismatch.nextSeq()));
-      case AppendOutcome.Closed closed -> {
+      case AppendVerdict.Closed closed -> {
         headers.set(PicoHeaders.CLOSED, "true");
         Answers.error(
             exchange,
@@ -216,7 +216,7 @@ final class Appends {
             "the stream is sealed",
             OptionalLong.of(closed.nextSeq()));
       }
-      case AppendOutcome.ContentTypeMismatch mismatch ->
+      case AppendVerdict.ContentTypeMismatch mismatch ->
           Answers.error(
               exchange,
               CONFLICT,
@@ -224,9 +224,9 @@ final class Appends {
               "the stream's content type is "
                   + mismatch.streamContentType()
                   + "; send a body of that type, or a Pico batch");
-      case AppendOutcome.NotFound notFound -> Answers.notFound(exchange);
-      case AppendOutcome.Gone gone -> Answers.gone(exchange);
-      case AppendOutcome.WriterSeqRegression regression ->
+      case AppendVerdict.NotFound notFound -> Answers.notFound(exchange);
+      case AppendVerdict.Gone gone -> Answers.gone(exchange);
+      case AppendVerdict.WriterSeqRegression regression ->
           throw new IllegalStateException("a Pico append sends no writer seq, yet: " + regression);
     }
   }

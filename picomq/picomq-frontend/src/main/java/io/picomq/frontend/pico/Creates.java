@@ -14,7 +14,7 @@ import io.picomq.stream.CreateOutcome;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamService;
 import java.time.InstantSource;
 import java.util.List;
@@ -88,7 +88,7 @@ final class Creates {
   }
 
   /** The headers of a create's answer. */
-  private static HttpHeaders streamHeaders(StreamInfo stream) {
+  private static HttpHeaders streamHeaders(StreamDescription stream) {
     HttpHeaders headers = new DefaultHttpHeaders();
     headers.set(PicoHeaders.NEXT_SEQ, Long.toString(stream.nextSeq()));
     if (stream.closed()) {

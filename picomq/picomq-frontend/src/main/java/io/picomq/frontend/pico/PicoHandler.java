@@ -18,8 +18,8 @@ import io.picomq.protocol.PicoHeaders;
 import io.picomq.stream.DeleteOutcome;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.HeadOutcome;
-import io.picomq.stream.ListRequest;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.ListQuery;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamPage;
 import io.picomq.stream.StreamService;
 import java.time.InstantSource;
@@ -128,7 +128,7 @@ public final class PicoHandler implements RequestHandler {
   private void head(Exchange exchange, String name) {
     switch (service.head(name).join()) {
       case HeadOutcome.Found found -> {
-        StreamInfo stream = found.stream();
+        StreamDescription stream = found.stream();
         HttpHeaders headers = new DefaultHttpHeaders();
         headers.set(HttpHeaderNames.CONTENT_TYPE, stream.contentType());
         headers.set(HttpHeaderNames.CACHE_CONTROL, "no-store");
@@ -169,15 +169,14 @@ public final class PicoHandler implements RequestHandler {
     StreamPage page =
         service
             .list(
-                new ListRequest(
-                    prefix == null ? "" : prefix, Optional.ofNullable(startAfter), limit))
+                new ListQuery(prefix == null ? "" : prefix, Optional.ofNullable(startAfter), limit))
             .join();
     byte[] body =
         Json.write(
             json -> {
               json.writeStartObject();
               json.writeArrayFieldStart("streams");
-              for (StreamInfo stream : page.streams()) {
+              for (StreamDescription stream : page.streams()) {
                 json.writeStartObject();
                 json.writeStringField("name", stream.name());
                 json.writeStringField("content_type", stream.contentType());

@@ -2,7 +2,7 @@ package io.picomq.frontend.pico;
 
 import io.picomq.protocol.PicoMediaTypes;
 import io.picomq.protocol.ReadBatch;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamRecord;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
@@ -30,7 +30,7 @@ enum ReadFormat {
     };
   }
 
-  String contentType(StreamInfo stream) {
+  String contentType(StreamDescription stream) {
     return switch (this) {
       case JSON -> "application/json";
       case BINARY -> PicoMediaTypes.BATCH_BINARY;

@@ -16,7 +16,7 @@ import io.picomq.frontend.live.TailWait;
 import io.picomq.protocol.PicoHeaders;
 import io.picomq.stream.HeadOutcome;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
+import io.picomq.stream.ReadWindow;
 import io.picomq.stream.StreamService;
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -81,12 +81,12 @@ final class Reads {
   /** Reads from {@code from}, or from the start when that was trimmed away. */
   static ReadOutcome readFrom(StreamService service, String name, long from, ReadQuery query) {
     ReadOutcome outcome =
-        service.read(name, new ReadRequest(from, query.count(), query.bytes())).join();
+        service.read(name, new ReadWindow(from, query.count(), query.bytes())).join();
     // Trims only move the start forward, so this ends.
     while (outcome instanceof ReadOutcome.Trimmed trimmed) {
       outcome =
           service
-              .read(name, new ReadRequest(trimmed.startSeq(), query.count(), query.bytes()))
+              .read(name, new ReadWindow(trimmed.startSeq(), query.count(), query.bytes()))
               .join();
     }
     return outcome;

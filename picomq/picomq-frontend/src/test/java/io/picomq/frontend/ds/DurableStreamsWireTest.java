@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.frontend.testing.WaitCountingService;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.StreamService;
@@ -61,7 +61,7 @@ class DurableStreamsWireTest {
         Frontend.start(
             FrontendConfig.builder()
                 .port(0)
-                .protocol(Protocol.DS)
+                .protocol(ListenerProtocol.DS)
                 .longPollTimeout(longPollTimeout)
                 .sseMaxDuration(sseMaxDuration)
                 .maxChunkBytes(maxChunkBytes)

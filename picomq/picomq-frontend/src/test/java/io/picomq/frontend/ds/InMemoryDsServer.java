@@ -2,7 +2,7 @@ package io.picomq.frontend.ds;
 
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.stream.testing.InMemoryStreamService;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -22,7 +22,7 @@ public final class InMemoryDsServer {
     return Frontend.start(
         FrontendConfig.builder()
             .port(port)
-            .protocol(Protocol.DS)
+            .protocol(ListenerProtocol.DS)
             .longPollTimeout(longPollTimeout)
             .build(),
         new InMemoryStreamService(clock),

@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
-import io.picomq.frontend.Protocol;
-import io.picomq.stream.AppendOutcome;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateOutcome;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.DeleteOutcome;
 import io.picomq.stream.HeadOutcome;
-import io.picomq.stream.ListRequest;
+import io.picomq.stream.ListQuery;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
+import io.picomq.stream.ReadWindow;
 import io.picomq.stream.StreamPage;
 import io.picomq.stream.StreamService;
 import io.picomq.stream.StreamUnavailableException;
@@ -39,8 +39,8 @@ class UnavailableAnswerTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   @ParameterizedTest
-  @EnumSource(Protocol.class)
-  void everyCallAnswersTheTypedStatus(Protocol protocol) throws Exception {
+  @EnumSource(ListenerProtocol.class)
+  void everyCallAnswersTheTypedStatus(ListenerProtocol protocol) throws Exception {
     StreamUnavailableException storage =
         new StreamUnavailableException(
             Reason.STORAGE_UNAVAILABLE, true, "wal storage: injected", null);
@@ -48,7 +48,7 @@ class UnavailableAnswerTest {
       String base =
           "http://127.0.0.1:"
               + frontend.address().getPort()
-              + (protocol == Protocol.DS ? "/v1/stream" : "");
+              + (protocol == ListenerProtocol.DS ? "/v1/stream" : "");
       for (String method : new String[] {"PUT", "POST", "GET", "HEAD", "DELETE"}) {
         HttpResponse<String> answer = send(method, base + "/s");
         assertThat(answer.statusCode()).as(method).isEqualTo(503);
@@ -65,15 +65,15 @@ class UnavailableAnswerTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Protocol.class)
-  void aFullDiskIs507(Protocol protocol) throws Exception {
+  @EnumSource(ListenerProtocol.class)
+  void aFullDiskIs507(ListenerProtocol protocol) throws Exception {
     StreamUnavailableException full =
         new StreamUnavailableException(Reason.DISK_FULL, false, "no space", null);
     try (Frontend frontend = start(protocol, () -> full)) {
       String base =
           "http://127.0.0.1:"
               + frontend.address().getPort()
-              + (protocol == Protocol.DS ? "/v1/stream" : "");
+              + (protocol == ListenerProtocol.DS ? "/v1/stream" : "");
       HttpResponse<String> answer = send("POST", base + "/s");
       assertThat(answer.statusCode()).isEqualTo(507);
       assertThat(answer.headers().firstValue("retry-after")).hasValue("30");
@@ -82,13 +82,13 @@ class UnavailableAnswerTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Protocol.class)
-  void aBugIsStill500(Protocol protocol) throws Exception {
+  @EnumSource(ListenerProtocol.class)
+  void aBugIsStill500(ListenerProtocol protocol) throws Exception {
     try (Frontend frontend = start(protocol, () -> new IllegalStateException("a bug"))) {
       String base =
           "http://127.0.0.1:"
               + frontend.address().getPort()
-              + (protocol == Protocol.DS ? "/v1/stream" : "");
+              + (protocol == ListenerProtocol.DS ? "/v1/stream" : "");
       assertThat(send("POST", base + "/s").statusCode()).isEqualTo(500);
     }
   }
@@ -107,7 +107,7 @@ class UnavailableAnswerTest {
     return http.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
-  private static Frontend start(Protocol protocol, Supplier<RuntimeException> failure)
+  private static Frontend start(ListenerProtocol protocol, Supplier<RuntimeException> failure)
       throws InterruptedException {
     return Frontend.start(
         FrontendConfig.builder().port(0).protocol(protocol).ioThreads(1).build(),
@@ -127,12 +127,12 @@ class UnavailableAnswerTest {
     }
 
     @Override
-    public CompletableFuture<AppendOutcome> append(String name, AppendRequest request) {
+    public CompletableFuture<AppendVerdict> append(String name, AppendRequest request) {
       return fail();
     }
 
     @Override
-    public CompletableFuture<ReadOutcome> read(String name, ReadRequest request) {
+    public CompletableFuture<ReadOutcome> read(String name, ReadWindow request) {
       return fail();
     }
 
@@ -157,7 +157,7 @@ class UnavailableAnswerTest {
     }
 
     @Override
-    public CompletableFuture<StreamPage> list(ListRequest request) {
+    public CompletableFuture<StreamPage> list(ListQuery request) {
       return fail();
     }
   }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
-import io.picomq.frontend.Protocol;
+import io.picomq.frontend.ListenerProtocol;
 import io.picomq.stream.testing.InMemoryStreamService;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,8 +34,8 @@ class CrossProtocolTest {
   void start() throws InterruptedException {
     InstantSource clock = InstantSource.system();
     InMemoryStreamService service = new InMemoryStreamService(clock);
-    pico = Frontend.start(config(Protocol.PICO), service, clock);
-    ds = Frontend.start(config(Protocol.DS), service, clock);
+    pico = Frontend.start(config(ListenerProtocol.PICO), service, clock);
+    ds = Frontend.start(config(ListenerProtocol.DS), service, clock);
     picoClient = new PicoClient(base(pico), HttpClient.Version.HTTP_1_1);
     dsClient = new PicoClient(base(ds), HttpClient.Version.HTTP_1_1);
   }
@@ -46,7 +46,7 @@ class CrossProtocolTest {
     ds.close();
   }
 
-  private static FrontendConfig config(Protocol protocol) {
+  private static FrontendConfig config(ListenerProtocol protocol) {
     return FrontendConfig.builder()
         .port(0)
         .protocol(protocol)

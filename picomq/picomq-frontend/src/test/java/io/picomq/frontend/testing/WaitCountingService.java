@@ -2,15 +2,15 @@ package io.picomq.frontend.testing;
 
 import static org.awaitility.Awaitility.await;
 
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateOutcome;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.DeleteOutcome;
 import io.picomq.stream.HeadOutcome;
-import io.picomq.stream.ListRequest;
+import io.picomq.stream.ListQuery;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
+import io.picomq.stream.ReadWindow;
 import io.picomq.stream.StreamPage;
 import io.picomq.stream.StreamService;
 import io.picomq.stream.TrimOutcome;
@@ -68,12 +68,12 @@ public final class WaitCountingService implements StreamService {
   }
 
   @Override
-  public CompletableFuture<AppendOutcome> append(String name, AppendRequest request) {
+  public CompletableFuture<AppendVerdict> append(String name, AppendRequest request) {
     return delegate.append(name, request);
   }
 
   @Override
-  public CompletableFuture<ReadOutcome> read(String name, ReadRequest request) {
+  public CompletableFuture<ReadOutcome> read(String name, ReadWindow request) {
     return delegate.read(name, request);
   }
 
@@ -93,7 +93,7 @@ public final class WaitCountingService implements StreamService {
   }
 
   @Override
-  public CompletableFuture<StreamPage> list(ListRequest request) {
+  public CompletableFuture<StreamPage> list(ListQuery request) {
     return delegate.list(request);
   }
 }

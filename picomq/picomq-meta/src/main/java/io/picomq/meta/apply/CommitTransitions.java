@@ -4,11 +4,11 @@ import io.picomq.meta.command.Command.CommitStreamSetObject;
 import io.picomq.meta.command.CommittedRange;
 import io.picomq.meta.command.NewStreamObject;
 import io.picomq.meta.state.CatalogObject;
+import io.picomq.meta.state.CatalogRange;
+import io.picomq.meta.state.CatalogStreamObject;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.ObjectCatalog;
-import io.picomq.meta.state.ObjectRange;
-import io.picomq.meta.state.StreamObject;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 import io.picomq.meta.state.StreamSetObject;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -81,7 +81,7 @@ final class CommitTransitions {
     boolean repeated = false;
     TreeMap<Long, Long> newEnds = new TreeMap<>();
     for (Map.Entry<Long, List<CommittedRange>> entry : byStream.entrySet()) {
-      StreamRecord stream = state.streams().get(entry.getKey());
+      StreamEntry stream = state.streams().get(entry.getKey());
       if (stream == null) {
         continue; // deleted: dropped below
       }
@@ -157,7 +157,7 @@ final class CommitTransitions {
             RejectReason.OBJECT_CONFLICT,
             "compaction source " + sourceId + " is not a catalogued stream-set object");
       }
-      for (ObjectRange range : source.get().ranges()) {
+      for (CatalogRange range : source.get().ranges()) {
         held.computeIfAbsent(range.streamId(), id -> new ArrayList<>())
             .add(new Span(range.startOffset(), range.endOffset()));
       }
@@ -171,7 +171,7 @@ final class CommitTransitions {
     TreeMap<Long, List<Span>> streams = new TreeMap<>(held);
     produced.forEach(streams::putIfAbsent);
     for (long streamId : streams.keySet()) {
-      StreamRecord stream = state.streams().get(streamId);
+      StreamEntry stream = state.streams().get(streamId);
       if (stream == null) {
         continue; // deleted: sources hold none of it any more, new ranges are dropped
       }
@@ -197,7 +197,7 @@ final class CommitTransitions {
     return Applied.ok(catalogued(withoutSources, c), outcome);
   }
 
-  private static List<Span> liveUnion(List<Span> spans, StreamRecord stream) {
+  private static List<Span> liveUnion(List<Span> spans, StreamEntry stream) {
     return spans == null ? List.of() : Span.from(Span.union(spans), stream.startOffset());
   }
 
@@ -210,10 +210,10 @@ final class CommitTransitions {
     ObjectCatalog catalog = state.catalog();
     List<Long> destroyed = new ArrayList<>();
     if (c.objectId() != CommitStreamSetObject.NO_OBJECT) {
-      List<ObjectRange> live = new ArrayList<>();
+      List<CatalogRange> live = new ArrayList<>();
       for (CommittedRange range : c.ranges()) {
         if (isLive(state, range.streamId(), range.endOffset())) {
-          live.add(new ObjectRange(range.streamId(), range.startOffset(), range.endOffset()));
+          live.add(new CatalogRange(range.streamId(), range.startOffset(), range.endOffset()));
         }
       }
       if (live.isEmpty()) {
@@ -227,7 +227,7 @@ final class CommitTransitions {
       if (isLive(state, object.streamId(), object.endOffset())) {
         catalog =
             catalog.plus(
-                new StreamObject(
+                new CatalogStreamObject(
                     object.objectId(),
                     object.streamId(),
                     object.startOffset(),
@@ -244,7 +244,7 @@ final class CommitTransitions {
   }
 
   private static boolean isLive(MetadataState state, long streamId, long endOffset) {
-    StreamRecord stream = state.streams().get(streamId);
+    StreamEntry stream = state.streams().get(streamId);
     return stream != null && endOffset > stream.startOffset();
   }
 
@@ -265,7 +265,7 @@ final class CommitTransitions {
     return byStream;
   }
 
-  private static Applied gap(MetadataState state, StreamRecord stream, long offset) {
+  private static Applied gap(MetadataState state, StreamEntry stream, long offset) {
     return Applied.rejected(
         state,
         RejectReason.OFFSET_MISMATCH,

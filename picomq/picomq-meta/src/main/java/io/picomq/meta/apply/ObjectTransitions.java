@@ -5,10 +5,10 @@ import io.picomq.meta.command.Command.CompactStreamObjects;
 import io.picomq.meta.command.Command.ExpirePreparedObjects;
 import io.picomq.meta.command.Command.PrepareObjects;
 import io.picomq.meta.state.CatalogObject;
+import io.picomq.meta.state.CatalogStreamObject;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.ObjectCatalog;
-import io.picomq.meta.state.StreamObject;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -90,15 +90,15 @@ final class ObjectTransitions {
     if (!state.preparedObjects().containsKey(c.objectId())) {
       return notPrepared(state, c.objectId());
     }
-    StreamRecord stream = state.streams().get(c.streamId());
+    StreamEntry stream = state.streams().get(c.streamId());
     if (stream == null) {
       return StreamTransitions.unknownStream(state, c.streamId());
     }
-    List<StreamObject> sources = new ArrayList<>();
+    List<CatalogStreamObject> sources = new ArrayList<>();
     for (long sourceId : c.sourceObjectIds()) {
       Optional<CatalogObject> source = state.catalog().object(sourceId);
       if (source.isEmpty()
-          || !(source.get() instanceof StreamObject object)
+          || !(source.get() instanceof CatalogStreamObject object)
           || object.streamId() != c.streamId()) {
         return Applied.rejected(
             state,
@@ -107,9 +107,9 @@ final class ObjectTransitions {
       }
       sources.add(object);
     }
-    sources.sort(Comparator.comparingLong(StreamObject::startOffset));
+    sources.sort(Comparator.comparingLong(CatalogStreamObject::startOffset));
     long expected = c.startOffset();
-    for (StreamObject source : sources) {
+    for (CatalogStreamObject source : sources) {
       if (source.startOffset() != expected) {
         return Applied.rejected(
             state,
@@ -125,12 +125,12 @@ final class ObjectTransitions {
           "sources of object " + c.objectId() + " end at " + expected + ", not " + c.endOffset());
     }
     ObjectCatalog catalog = state.catalog();
-    for (StreamObject source : sources) {
+    for (CatalogStreamObject source : sources) {
       catalog = catalog.minus(source.objectId());
     }
     catalog =
         catalog.plus(
-            new StreamObject(
+            new CatalogStreamObject(
                 c.objectId(), c.streamId(), c.startOffset(), c.endOffset(), c.objectSizeBytes()));
     MetadataState next =
         state

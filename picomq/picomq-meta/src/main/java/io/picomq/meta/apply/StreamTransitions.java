@@ -8,7 +8,7 @@ import io.picomq.meta.command.Command.TrimStream;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.NodeRecord;
 import io.picomq.meta.state.ObjectCatalog;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 import java.util.Optional;
 
 /** The stream lifecycle: create, place, open, trim, close, delete. */
@@ -20,14 +20,14 @@ final class StreamTransitions {
     long first = state.nextStreamId();
     MetadataState next = state;
     for (long id = first; id < first + count; id++) {
-      next = next.withStream(StreamRecord.created(id));
+      next = next.withStream(StreamEntry.created(id));
     }
     return Applied.ok(
         next.withNextStreamId(first + count), new Outcome.StreamsCreated(first, count));
   }
 
   static Applied place(MetadataState state, PlaceStream c) {
-    StreamRecord stream = state.streams().get(c.streamId());
+    StreamEntry stream = state.streams().get(c.streamId());
     if (stream == null) {
       return unknownStream(state, c.streamId());
     }
@@ -55,7 +55,7 @@ final class StreamTransitions {
     if (refused.isPresent()) {
       return refused.get();
     }
-    StreamRecord stream = state.streams().get(c.streamId());
+    StreamEntry stream = state.streams().get(c.streamId());
     if (stream == null) {
       return unknownStream(state, c.streamId());
     }
@@ -77,12 +77,12 @@ final class StreamTransitions {
             "stream " + c.streamId() + " is open on node " + stream.nodeId());
       }
     }
-    StreamRecord opened = stream.opened(c.nodeId(), c.nodeEpoch());
+    StreamEntry opened = stream.opened(c.nodeId(), c.nodeEpoch());
     return Applied.ok(state.withStream(opened), opened(opened));
   }
 
   static Applied trim(MetadataState state, TrimStream c) {
-    StreamRecord stream = state.streams().get(c.streamId());
+    StreamEntry stream = state.streams().get(c.streamId());
     if (stream == null) {
       return unknownStream(state, c.streamId());
     }
@@ -119,7 +119,7 @@ final class StreamTransitions {
     if (refused.isPresent()) {
       return refused.get();
     }
-    StreamRecord stream = state.streams().get(c.streamId());
+    StreamEntry stream = state.streams().get(c.streamId());
     if (stream == null) {
       return unknownStream(state, c.streamId());
     }
@@ -137,7 +137,7 @@ final class StreamTransitions {
   }
 
   static Applied delete(MetadataState state, DeleteStream c) {
-    StreamRecord stream = state.streams().get(c.streamId());
+    StreamEntry stream = state.streams().get(c.streamId());
     if (stream == null) {
       return state.wasDeleted(c.streamId())
           ? Applied.redundant(state, new Outcome.StreamDeleted(c.streamId()))
@@ -153,7 +153,7 @@ final class StreamTransitions {
     return Applied.ok(next, new Outcome.StreamDeleted(c.streamId()));
   }
 
-  static Outcome.StreamOpened opened(StreamRecord stream) {
+  static Outcome.StreamOpened opened(StreamEntry stream) {
     return new Outcome.StreamOpened(
         stream.streamId(), stream.epoch(), stream.startOffset(), stream.endOffset());
   }
@@ -163,14 +163,14 @@ final class StreamTransitions {
     return Applied.rejected(state, RejectReason.UNKNOWN_STREAM, "stream " + streamId + why);
   }
 
-  static Applied fenced(MetadataState state, StreamRecord stream, long epoch) {
+  static Applied fenced(MetadataState state, StreamEntry stream, long epoch) {
     return Applied.rejected(
         state,
         RejectReason.FENCED_STREAM_EPOCH,
         "stream " + stream.streamId() + " is at epoch " + stream.epoch() + ", not " + epoch);
   }
 
-  static Applied notOwner(MetadataState state, StreamRecord stream, int nodeId) {
+  static Applied notOwner(MetadataState state, StreamEntry stream, int nodeId) {
     return Applied.rejected(
         state,
         RejectReason.NOT_OWNER,

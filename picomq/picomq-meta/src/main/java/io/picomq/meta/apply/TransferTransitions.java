@@ -4,7 +4,7 @@ import io.picomq.meta.command.Command.CompleteTransfer;
 import io.picomq.meta.command.Command.TransferStream;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.PendingTransfer;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 
 /**
  * Moving a stream between nodes without node-to-node calls. A closed stream moves at once. An open
@@ -17,7 +17,7 @@ final class TransferTransitions {
   private TransferTransitions() {}
 
   static Applied transfer(MetadataState state, TransferStream c) {
-    StreamRecord stream = state.streams().get(c.streamId());
+    StreamEntry stream = state.streams().get(c.streamId());
     if (stream == null) {
       return StreamTransitions.unknownStream(state, c.streamId());
     }
@@ -53,7 +53,7 @@ final class TransferTransitions {
   }
 
   static Applied complete(MetadataState state, CompleteTransfer c) {
-    StreamRecord stream = state.streams().get(c.streamId());
+    StreamEntry stream = state.streams().get(c.streamId());
     if (stream == null) {
       return StreamTransitions.unknownStream(state, c.streamId());
     }

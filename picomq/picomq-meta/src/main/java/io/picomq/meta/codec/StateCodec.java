@@ -2,13 +2,13 @@ package io.picomq.meta.codec;
 
 import io.picomq.meta.codec.MetadataDecodeException.Kind;
 import io.picomq.meta.state.CatalogObject;
+import io.picomq.meta.state.CatalogRange;
+import io.picomq.meta.state.CatalogStreamObject;
 import io.picomq.meta.state.KvValue;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.NodeRecord;
-import io.picomq.meta.state.ObjectRange;
 import io.picomq.meta.state.PendingTransfer;
-import io.picomq.meta.state.StreamObject;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 import io.picomq.meta.state.StreamSetObject;
 import io.picomq.meta.state.StreamStatus;
 import java.util.ArrayList;
@@ -73,7 +73,7 @@ public final class StateCodec {
       out.i32(node.slots());
     }
     out.i32(state.streams().size());
-    for (StreamRecord stream : state.streams().values()) {
+    for (StreamEntry stream : state.streams().values()) {
       out.i64(stream.streamId());
       out.i64(stream.epoch());
       out.i64(stream.startOffset());
@@ -148,10 +148,10 @@ public final class StateCodec {
       previous = ascending("node", previous, node.nodeId());
       nodes.add(node);
     }
-    TreeMap<Long, StreamRecord> streams = new TreeMap<>();
+    TreeMap<Long, StreamEntry> streams = new TreeMap<>();
     previous = Long.MIN_VALUE;
     for (int i = in.count("streams", 45); i > 0; i--) {
-      StreamRecord stream = readStream(in);
+      StreamEntry stream = readStream(in);
       previous = ascending("stream", previous, stream.streamId());
       streams.put(stream.streamId(), stream);
     }
@@ -197,7 +197,7 @@ public final class StateCodec {
         nextStreamId, nextObjectId, nodes, streams, objects, prepared, destroyed, transfers, kv);
   }
 
-  private static StreamRecord readStream(BinaryReader in) throws MetadataDecodeException {
+  private static StreamEntry readStream(BinaryReader in) throws MetadataDecodeException {
     long streamId = in.i64();
     long epoch = in.i64();
     long start = in.i64();
@@ -206,7 +206,7 @@ public final class StateCodec {
     if (status > 1) {
       throw new IllegalArgumentException("stream " + streamId + " status " + status);
     }
-    return new StreamRecord(
+    return new StreamEntry(
         streamId,
         epoch,
         start,
@@ -224,13 +224,13 @@ public final class StateCodec {
         out.i32(set.nodeId());
         out.i64(set.sizeBytes());
         out.i32(set.ranges().size());
-        for (ObjectRange range : set.ranges()) {
+        for (CatalogRange range : set.ranges()) {
           out.i64(range.streamId());
           out.i64(range.startOffset());
           out.i64(range.endOffset());
         }
       }
-      case StreamObject stream -> {
+      case CatalogStreamObject stream -> {
         out.u8(STREAM_OBJECT);
         out.i64(stream.objectId());
         out.i64(stream.streamId());
@@ -249,13 +249,14 @@ public final class StateCodec {
         int nodeId = in.i32();
         long size = in.i64();
         int count = in.count("object ranges", 24);
-        List<ObjectRange> ranges = new ArrayList<>(count);
+        List<CatalogRange> ranges = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-          ranges.add(new ObjectRange(in.i64(), in.i64(), in.i64()));
+          ranges.add(new CatalogRange(in.i64(), in.i64(), in.i64()));
         }
         yield new StreamSetObject(objectId, nodeId, size, ranges);
       }
-      case STREAM_OBJECT -> new StreamObject(in.i64(), in.i64(), in.i64(), in.i64(), in.i64());
+      case STREAM_OBJECT ->
+          new CatalogStreamObject(in.i64(), in.i64(), in.i64(), in.i64(), in.i64());
       default -> throw new MetadataDecodeException(Kind.UNKNOWN_TYPE, "object kind " + kind);
     };
   }

@@ -7,11 +7,11 @@ import java.util.List;
  * still reachable by some stream; an object with none left leaves the catalog for the destruction
  * queue.
  */
-public sealed interface CatalogObject permits StreamSetObject, StreamObject {
+public sealed interface CatalogObject permits StreamSetObject, CatalogStreamObject {
   long objectId();
 
   long sizeBytes();
 
   /** Live ranges, sorted by stream then start offset, never empty. */
-  List<ObjectRange> ranges();
+  List<CatalogRange> ranges();
 }

@@ -42,7 +42,7 @@ public final class MetadataState {
   private final long nextStreamId;
   private final long nextObjectId;
   private final TreePMap<Integer, NodeRecord> nodes;
-  private final TreePMap<Long, StreamRecord> streams;
+  private final TreePMap<Long, StreamEntry> streams;
   private final ObjectCatalog catalog;
   private final TreePMap<Long, Long> preparedObjects;
   private final TreePSet<Long> destructionQueue;
@@ -53,7 +53,7 @@ public final class MetadataState {
       long nextStreamId,
       long nextObjectId,
       TreePMap<Integer, NodeRecord> nodes,
-      TreePMap<Long, StreamRecord> streams,
+      TreePMap<Long, StreamEntry> streams,
       ObjectCatalog catalog,
       TreePMap<Long, Long> preparedObjects,
       TreePSet<Long> destructionQueue,
@@ -87,7 +87,7 @@ public final class MetadataState {
       long nextStreamId,
       long nextObjectId,
       Collection<NodeRecord> nodes,
-      SortedMap<Long, StreamRecord> streams,
+      SortedMap<Long, StreamEntry> streams,
       Collection<? extends CatalogObject> objects,
       SortedMap<Long, Long> preparedObjects,
       SortedSet<Long> destructionQueue,
@@ -109,7 +109,7 @@ public final class MetadataState {
       long nextStreamId,
       long nextObjectId,
       TreePMap<Integer, NodeRecord> nodes,
-      TreePMap<Long, StreamRecord> streams,
+      TreePMap<Long, StreamEntry> streams,
       ObjectCatalog catalog,
       TreePMap<Long, Long> preparedObjects,
       TreePSet<Long> destructionQueue,
@@ -147,11 +147,11 @@ public final class MetadataState {
     return Optional.ofNullable(nodes.get(nodeId));
   }
 
-  public PSortedMap<Long, StreamRecord> streams() {
+  public PSortedMap<Long, StreamEntry> streams() {
     return streams;
   }
 
-  public Optional<StreamRecord> stream(long streamId) {
+  public Optional<StreamEntry> stream(long streamId) {
     return Optional.ofNullable(streams.get(streamId));
   }
 
@@ -237,10 +237,10 @@ public final class MetadataState {
   }
 
   /** Adds or replaces a stream, moving its placement count if it changed node. */
-  public MetadataState withStream(StreamRecord stream) {
-    StreamRecord previous = streams.get(stream.streamId());
+  public MetadataState withStream(StreamEntry stream) {
+    StreamEntry previous = streams.get(stream.streamId());
     TreePMap<Integer, NodeRecord> newNodes = nodes;
-    int fromNode = previous == null ? StreamRecord.UNPLACED : previous.nodeId();
+    int fromNode = previous == null ? StreamEntry.UNPLACED : previous.nodeId();
     if (fromNode != stream.nodeId()) {
       newNodes = countPlacement(countPlacement(newNodes, fromNode, -1), stream.nodeId(), +1);
     }
@@ -257,7 +257,7 @@ public final class MetadataState {
   }
 
   public MetadataState withoutStream(long streamId) {
-    StreamRecord previous = streams.get(streamId);
+    StreamEntry previous = streams.get(streamId);
     if (previous == null) {
       throw new IllegalStateException("stream " + streamId + " does not exist");
     }
@@ -328,7 +328,7 @@ public final class MetadataState {
 
   private static TreePMap<Integer, NodeRecord> countPlacement(
       TreePMap<Integer, NodeRecord> nodes, int nodeId, int delta) {
-    if (nodeId == StreamRecord.UNPLACED) {
+    if (nodeId == StreamEntry.UNPLACED) {
       return nodes;
     }
     NodeRecord node = nodes.get(nodeId);

@@ -4,7 +4,7 @@ package io.picomq.meta.state;
  * A registered node: its stable id, the epoch of its current process (a fresh one per start), where
  * clients reach it, and how many placement slots it offers.
  *
- * <p>{@code placedStreams} counts the streams whose {@link StreamRecord#nodeId()} is this node. It
+ * <p>{@code placedStreams} counts the streams whose {@link StreamEntry#nodeId()} is this node. It
  * is derived from the streams (kept in step by {@link MetadataState}, recomputed on restore) and is
  * what placement divides by {@code slots}.
  */

@@ -109,7 +109,7 @@ public final class ObjectCatalog {
       throw new IllegalStateException("object " + object.objectId() + " is already catalogued");
     }
     TreePMap<Long, TreePMap<Long, RangeLocation>> newIndex = index;
-    for (ObjectRange range : object.ranges()) {
+    for (CatalogRange range : object.ranges()) {
       newIndex = indexed(newIndex, object.objectId(), range);
     }
     return new ObjectCatalog(objects.plus(object.objectId(), object), newIndex);
@@ -122,7 +122,7 @@ public final class ObjectCatalog {
       throw new IllegalStateException("object " + objectId + " is not catalogued");
     }
     TreePMap<Long, TreePMap<Long, RangeLocation>> newIndex = index;
-    for (ObjectRange range : object.ranges()) {
+    for (CatalogRange range : object.ranges()) {
       newIndex = unindexed(newIndex, range);
     }
     return new ObjectCatalog(objects.minus(objectId), newIndex);
@@ -159,8 +159,8 @@ public final class ObjectCatalog {
     List<Long> unreachable = new ArrayList<>();
     for (long objectId : affected) {
       CatalogObject object = newObjects.get(objectId);
-      List<ObjectRange> remaining = new ArrayList<>();
-      for (ObjectRange range : object.ranges()) {
+      List<CatalogRange> remaining = new ArrayList<>();
+      for (CatalogRange range : object.ranges()) {
         if (range.streamId() == streamId && range.endOffset() <= endLimit) {
           newIndex = unindexed(newIndex, range);
         } else {
@@ -179,7 +179,7 @@ public final class ObjectCatalog {
   }
 
   private static TreePMap<Long, TreePMap<Long, RangeLocation>> indexed(
-      TreePMap<Long, TreePMap<Long, RangeLocation>> index, long objectId, ObjectRange range) {
+      TreePMap<Long, TreePMap<Long, RangeLocation>> index, long objectId, CatalogRange range) {
     TreePMap<Long, RangeLocation> ranges = index.getOrDefault(range.streamId(), TreePMap.empty());
     Map.Entry<Long, RangeLocation> floor = ranges.floorEntry(range.startOffset());
     Map.Entry<Long, RangeLocation> higher = ranges.higherEntry(range.startOffset());
@@ -193,7 +193,7 @@ public final class ObjectCatalog {
   }
 
   private static TreePMap<Long, TreePMap<Long, RangeLocation>> unindexed(
-      TreePMap<Long, TreePMap<Long, RangeLocation>> index, ObjectRange range) {
+      TreePMap<Long, TreePMap<Long, RangeLocation>> index, CatalogRange range) {
     TreePMap<Long, RangeLocation> ranges = index.get(range.streamId());
     TreePMap<Long, RangeLocation> rest = ranges.minus(range.startOffset());
     return rest.isEmpty() ? index.minus(range.streamId()) : index.plus(range.streamId(), rest);

@@ -23,7 +23,7 @@ final class StateAssembly {
       long nextStreamId,
       long nextObjectId,
       Collection<NodeRecord> nodes,
-      SortedMap<Long, StreamRecord> streams,
+      SortedMap<Long, StreamEntry> streams,
       Collection<? extends CatalogObject> objects,
       SortedMap<Long, Long> preparedObjects,
       SortedSet<Long> destructionQueue,
@@ -36,8 +36,8 @@ final class StateAssembly {
           nodeMap.put(node.nodeId(), node.withPlacedStreams(0)) == null,
           "node " + node.nodeId() + " appears twice");
     }
-    for (Map.Entry<Long, StreamRecord> entry : streams.entrySet()) {
-      StreamRecord stream = entry.getValue();
+    for (Map.Entry<Long, StreamEntry> entry : streams.entrySet()) {
+      StreamEntry stream = entry.getValue();
       check(entry.getKey() == stream.streamId(), "stream key " + entry.getKey() + " mismatch");
       check(stream.streamId() < nextStreamId, "stream " + stream.streamId() + " >= next id");
       if (stream.isPlaced()) {
@@ -47,7 +47,7 @@ final class StateAssembly {
       }
     }
     ObjectCatalog catalog = catalog(objects, nextObjectId, nodeMap, streams);
-    for (StreamRecord stream : streams.values()) {
+    for (StreamEntry stream : streams.values()) {
       checkCoverage(stream, catalog.ranges(stream.streamId()));
     }
     checkObjectIds(nextObjectId, catalog, preparedObjects, destructionQueue);
@@ -75,13 +75,13 @@ final class StateAssembly {
       Collection<? extends CatalogObject> objects,
       long nextObjectId,
       Map<Integer, NodeRecord> nodes,
-      SortedMap<Long, StreamRecord> streams) {
+      SortedMap<Long, StreamEntry> streams) {
     for (CatalogObject object : objects) {
       check(object.objectId() < nextObjectId, "object " + object.objectId() + " >= next id");
       if (object instanceof StreamSetObject set) {
         check(nodes.containsKey(set.nodeId()), "object " + set.objectId() + " from unknown node");
       }
-      for (ObjectRange range : object.ranges()) {
+      for (CatalogRange range : object.ranges()) {
         check(
             streams.containsKey(range.streamId()),
             "object " + object.objectId() + " holds unknown stream " + range.streamId());
@@ -98,7 +98,7 @@ final class StateAssembly {
    * A stream's live ranges are contiguous, the first holds its start offset and the last ends at
    * its end offset; a stream with no range is empty (start == end).
    */
-  private static void checkCoverage(StreamRecord stream, List<RangeLocation> ranges) {
+  private static void checkCoverage(StreamEntry stream, List<RangeLocation> ranges) {
     String name = "stream " + stream.streamId();
     if (ranges.isEmpty()) {
       check(stream.startOffset() == stream.endOffset(), name + " has offsets but no objects");
@@ -135,8 +135,8 @@ final class StateAssembly {
   }
 
   private static void checkTransfer(
-      PendingTransfer transfer, SortedMap<Long, StreamRecord> streams, Map<Integer, ?> nodes) {
-    StreamRecord stream = streams.get(transfer.streamId());
+      PendingTransfer transfer, SortedMap<Long, StreamEntry> streams, Map<Integer, ?> nodes) {
+    StreamEntry stream = streams.get(transfer.streamId());
     String name = "transfer of stream " + transfer.streamId();
     check(stream != null, name + ": no such stream");
     check(stream.nodeId() == transfer.fromNodeId(), name + ": stream is not on its source");

@@ -6,7 +6,7 @@ import java.util.List;
  * An object holding ranges of several streams, uploaded by {@code nodeId} from its WAL (or produced
  * by compacting such objects). Its ranges are sorted by (stream, start) and do not overlap.
  */
-public record StreamSetObject(long objectId, int nodeId, long sizeBytes, List<ObjectRange> ranges)
+public record StreamSetObject(long objectId, int nodeId, long sizeBytes, List<CatalogRange> ranges)
     implements CatalogObject {
 
   public StreamSetObject {
@@ -19,8 +19,8 @@ public record StreamSetObject(long objectId, int nodeId, long sizeBytes, List<Ob
       throw new IllegalArgumentException("stream-set object " + objectId + " has no live range");
     }
     for (int i = 1; i < ranges.size(); i++) {
-      ObjectRange before = ranges.get(i - 1);
-      ObjectRange after = ranges.get(i);
+      CatalogRange before = ranges.get(i - 1);
+      CatalogRange after = ranges.get(i);
       if (before.compareTo(after) >= 0
           || (before.streamId() == after.streamId() && before.endOffset() > after.startOffset())) {
         throw new IllegalArgumentException(
@@ -29,7 +29,7 @@ public record StreamSetObject(long objectId, int nodeId, long sizeBytes, List<Ob
     }
   }
 
-  StreamSetObject withRanges(List<ObjectRange> liveRanges) {
+  StreamSetObject withRanges(List<CatalogRange> liveRanges) {
     return new StreamSetObject(objectId, nodeId, sizeBytes, liveRanges);
   }
 }

@@ -7,7 +7,7 @@ import io.picomq.meta.command.CommittedRange;
 import io.picomq.meta.command.NewStreamObject;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.StateChecks;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 import java.util.List;
 
 /**
@@ -50,7 +50,7 @@ final class ApplyHarness {
     return rejected;
   }
 
-  StreamRecord stream(long streamId) {
+  StreamEntry stream(long streamId) {
     return state.stream(streamId).orElseThrow();
   }
 
@@ -77,7 +77,7 @@ final class ApplyHarness {
   /** Commits new data of one stream at its current end, as one stream-set object. */
   long append(int nodeId, long nodeEpoch, long streamId, long records) {
     long objectId = prepare(1, 1_000);
-    StreamRecord stream = stream(streamId);
+    StreamEntry stream = stream(streamId);
     ok(
         commit(
             objectId,
@@ -93,7 +93,7 @@ final class ApplyHarness {
   /** Commits new data of one stream at its current end, as one stream object. */
   long appendStreamObject(int nodeId, long nodeEpoch, long streamId, long records) {
     long objectId = prepare(1, 1_000);
-    StreamRecord stream = stream(streamId);
+    StreamEntry stream = stream(streamId);
     ok(
         commit(
             Command.CommitStreamSetObject.NO_OBJECT,

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.command.CommittedRange;
 import io.picomq.meta.command.NewStreamObject;
-import io.picomq.meta.state.ObjectRange;
+import io.picomq.meta.state.CatalogRange;
+import io.picomq.meta.state.CatalogStreamObject;
 import io.picomq.meta.state.RangeLocation;
-import io.picomq.meta.state.StreamObject;
 import io.picomq.meta.state.StreamSetObject;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,9 +53,9 @@ class CommitCommandsTest {
     assertThat(machine.state.catalog().object(set))
         .contains(
             new StreamSetObject(
-                set, 1, 4096, List.of(new ObjectRange(a, 0, 10), new ObjectRange(b, 0, 4))));
+                set, 1, 4096, List.of(new CatalogRange(a, 0, 10), new CatalogRange(b, 0, 4))));
     assertThat(machine.state.catalog().object(streamObject))
-        .contains(new StreamObject(streamObject, a, 10, 30, 2048));
+        .contains(new CatalogStreamObject(streamObject, a, 10, 30, 2048));
     assertThat(machine.state.objectsCovering(a, 5, 12))
         .containsExactly(new RangeLocation(set, 0, 10), new RangeLocation(streamObject, 10, 30));
   }
@@ -188,7 +188,7 @@ class CommitCommandsTest {
 
     machine.ok(commit(set, new CommittedRange(a, 0, 0, 5), new CommittedRange(b, 0, 0, 5)));
     assertThat(machine.state.catalog().object(set).orElseThrow().ranges())
-        .containsExactly(new ObjectRange(a, 0, 5));
+        .containsExactly(new CatalogRange(a, 0, 5));
 
     machine.ok(commit(set + 1, new CommittedRange(b, 0, 5, 9)));
     assertThat(machine.state.catalog().contains(set + 1)).isFalse();

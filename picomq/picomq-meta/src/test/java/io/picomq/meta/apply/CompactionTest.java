@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.command.CommittedRange;
 import io.picomq.meta.command.NewStreamObject;
-import io.picomq.meta.state.ObjectRange;
+import io.picomq.meta.state.CatalogRange;
 import io.picomq.meta.state.RangeLocation;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -201,7 +201,7 @@ class CompactionTest {
               second);
       machine.ok(onlySecond);
       assertThat(machine.state.catalog().object(merged).orElseThrow().ranges())
-          .containsExactly(new ObjectRange(a, 10, 20));
+          .containsExactly(new CatalogRange(a, 10, 20));
       assertThat(machine.state.objectsCovering(a, 12, 20))
           .containsExactly(new RangeLocation(merged, 10, 20));
     }
@@ -219,7 +219,7 @@ class CompactionTest {
               first,
               second));
       assertThat(machine.state.catalog().object(merged).orElseThrow().ranges())
-          .containsExactly(new ObjectRange(a, 0, 20));
+          .containsExactly(new CatalogRange(a, 0, 20));
     }
   }
 }

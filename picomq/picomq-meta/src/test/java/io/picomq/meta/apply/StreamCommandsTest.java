@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.command.CommittedRange;
 import io.picomq.meta.state.RangeLocation;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 import io.picomq.meta.state.StreamStatus;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
@@ -26,7 +26,7 @@ class StreamCommandsTest {
 
       assertThat(machine.state.streams().keySet()).containsExactly(0L, 1L, 2L, 3L);
       assertThat(machine.stream(2))
-          .isEqualTo(new StreamRecord(2, -1, 0, 0, StreamStatus.CLOSED, -1, -1));
+          .isEqualTo(new StreamEntry(2, -1, 0, 0, StreamStatus.CLOSED, -1, -1));
     }
 
     @Test
@@ -53,7 +53,7 @@ class StreamCommandsTest {
       assertThat(machine.ok(new Command.OpenStream(stream, 1, 100)))
           .isEqualTo(new Outcome.StreamOpened(stream, 1, 0, 5));
       assertThat(machine.stream(stream))
-          .isEqualTo(new StreamRecord(stream, 1, 0, 5, StreamStatus.OPEN, 1, 100));
+          .isEqualTo(new StreamEntry(stream, 1, 0, 5, StreamStatus.OPEN, 1, 100));
     }
 
     @Test

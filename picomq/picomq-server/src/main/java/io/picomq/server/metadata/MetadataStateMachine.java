@@ -1,13 +1,14 @@
 package io.picomq.server.metadata;
 
 import io.picomq.meta.MetadataMachine;
+import io.picomq.meta.apply.Applied;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.codec.MetadataDecodeException;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.state.MetadataState;
-import io.picomq.sql.log.Applied;
-import io.picomq.sql.log.DecodeException;
+import io.picomq.sql.log.LogDecodeException;
 import io.picomq.sql.log.ReplicatedStateMachine;
+import io.picomq.sql.log.Transition;
 
 /** Adapts the pure {@link MetadataMachine} to the contract the SQL log replicates. */
 final class MetadataStateMachine implements ReplicatedStateMachine<MetadataState, Command, Result> {
@@ -18,9 +19,9 @@ final class MetadataStateMachine implements ReplicatedStateMachine<MetadataState
   }
 
   @Override
-  public Applied<MetadataState, Result> apply(MetadataState state, Command command) {
-    io.picomq.meta.apply.Applied applied = MetadataMachine.apply(state, command);
-    return new Applied<>(applied.state(), applied.result());
+  public Transition<MetadataState, Result> apply(MetadataState state, Command command) {
+    Applied applied = MetadataMachine.apply(state, command);
+    return new Transition<>(applied.state(), applied.result());
   }
 
   @Override
@@ -29,11 +30,11 @@ final class MetadataStateMachine implements ReplicatedStateMachine<MetadataState
   }
 
   @Override
-  public Command decodeCommand(byte[] encoded) throws DecodeException {
+  public Command decodeCommand(byte[] encoded) throws LogDecodeException {
     try {
       return MetadataMachine.decode(encoded);
     } catch (MetadataDecodeException e) {
-      throw new DecodeException("undecodable metadata command: " + e.getMessage(), e);
+      throw new LogDecodeException("undecodable metadata command: " + e.getMessage(), e);
     }
   }
 
@@ -43,11 +44,11 @@ final class MetadataStateMachine implements ReplicatedStateMachine<MetadataState
   }
 
   @Override
-  public MetadataState decodeSnapshot(byte[] encoded) throws DecodeException {
+  public MetadataState decodeSnapshot(byte[] encoded) throws LogDecodeException {
     try {
       return MetadataMachine.restore(encoded);
     } catch (MetadataDecodeException e) {
-      throw new DecodeException("undecodable metadata snapshot: " + e.getMessage(), e);
+      throw new LogDecodeException("undecodable metadata snapshot: " + e.getMessage(), e);
     }
   }
 }

@@ -7,10 +7,10 @@ import io.picomq.meta.command.Command;
 import io.picomq.meta.command.CommittedRange;
 import io.picomq.meta.command.NewStreamObject;
 import io.picomq.meta.state.CatalogObject;
+import io.picomq.meta.state.CatalogRange;
 import io.picomq.meta.state.MetadataState;
-import io.picomq.meta.state.ObjectRange;
 import io.picomq.meta.state.RangeLocation;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 import io.picomq.meta.state.StreamSetObject;
 import io.picomq.s3stream.api.CommitStreamSetObjectRequest;
 import io.picomq.s3stream.api.CompactStreamObjectRequest;
@@ -107,7 +107,7 @@ public final class PlaneObjectManager implements ObjectManager {
     if (given != null) {
       return given;
     }
-    return Math.max(0, state.stream(streamId).map(StreamRecord::epoch).orElse(0L));
+    return Math.max(0, state.stream(streamId).map(StreamEntry::epoch).orElse(0L));
   }
 
   @Override
@@ -156,7 +156,7 @@ public final class PlaneObjectManager implements ObjectManager {
 
   static ObjectMetadata metadata(CatalogObject object) {
     List<StreamOffsetRange> ranges = new ArrayList<>();
-    for (ObjectRange range : object.ranges()) {
+    for (CatalogRange range : object.ranges()) {
       ranges.add(new StreamOffsetRange(range.streamId(), range.startOffset(), range.endOffset()));
     }
     ObjectMetadata.ObjectType type =

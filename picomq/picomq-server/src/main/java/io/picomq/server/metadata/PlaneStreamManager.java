@@ -2,7 +2,7 @@ package io.picomq.server.metadata;
 
 import io.picomq.meta.apply.Outcome;
 import io.picomq.meta.command.Command;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 import io.picomq.s3stream.api.StreamManager;
 import io.picomq.s3stream.api.StreamMetadata;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ public final class PlaneStreamManager implements StreamManager {
   public CompletableFuture<List<StreamMetadata>> openingStreams() {
     NodeIdentity me = plane.identity();
     List<StreamMetadata> opening = new ArrayList<>();
-    for (StreamRecord stream : plane.state().streams().values()) {
+    for (StreamEntry stream : plane.state().streams().values()) {
       if (stream.isOpen()
           && stream.nodeId() == me.nodeId()
           && stream.openedNodeEpoch() < me.nodeEpoch()) {
@@ -76,7 +76,7 @@ public final class PlaneStreamManager implements StreamManager {
         plane.proposeAccepted(new Command.DeleteStream(streamId)).thenApply(outcome -> null));
   }
 
-  static StreamMetadata metadata(StreamRecord stream) {
+  static StreamMetadata metadata(StreamEntry stream) {
     return new StreamMetadata(
         stream.streamId(),
         stream.epoch(),

@@ -3,7 +3,7 @@ package io.picomq.server.routing;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.NodeRecord;
 import io.picomq.meta.state.PendingTransfer;
-import io.picomq.meta.state.StreamRecord;
+import io.picomq.meta.state.StreamEntry;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Registry;
 import io.picomq.stream.Route;
@@ -49,7 +49,7 @@ public final class ViewRouter implements StreamRouter {
     if (transfer.isPresent()) {
       return toNode(state, transfer.get().toNodeId());
     }
-    Optional<StreamRecord> stream = state.stream(streamId.getAsLong());
+    Optional<StreamEntry> stream = state.stream(streamId.getAsLong());
     if (stream.isEmpty() || !stream.get().isOpen() || stream.get().nodeId() == selfNodeId) {
       return Route.LOCAL;
     }

@@ -2,12 +2,12 @@ package io.picomq.server.service;
 
 import io.picomq.server.service.Registration.ForkOrigin;
 import io.picomq.server.service.Registration.ProducerState;
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.ForkPoint;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import io.picomq.stream.StreamService;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -30,15 +30,15 @@ final class Admission {
    * expected seq); empty to go on. Closing a closed stream again (no records, no producer) goes on:
    * the caller answers it.
    */
-  static Optional<AppendOutcome> judge(
+  static Optional<AppendVerdict> judge(
       Registration registration, long assignedTail, AppendRequest request) {
     if (!request.records().isEmpty()
         && request.contentType().isPresent()
         && !StreamService.sameMediaType(request.contentType().get(), registration.contentType())) {
-      return Optional.of(new AppendOutcome.ContentTypeMismatch(registration.contentType()));
+      return Optional.of(new AppendVerdict.ContentTypeMismatch(registration.contentType()));
     }
     if (request.producer().isPresent()) {
-      Optional<AppendOutcome> refused =
+      Optional<AppendVerdict> refused =
           judgeProducer(registration, assignedTail, request.producer().get());
       if (refused.isPresent()) {
         return refused;
@@ -48,7 +48,7 @@ final class Admission {
       if (request.records().isEmpty() && request.producer().isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(new AppendOutcome.Closed(assignedTail));
+      return Optional.of(new AppendVerdict.Closed(assignedTail));
     }
     if (request.writerSeq().isPresent() && registration.writerSeq().isPresent()) {
       String last = registration.writerSeq().get();
@@ -56,13 +56,13 @@ final class Admission {
       if (Arrays.compareUnsigned(
               received.getBytes(StandardCharsets.UTF_8), last.getBytes(StandardCharsets.UTF_8))
           <= 0) {
-        return Optional.of(new AppendOutcome.WriterSeqRegression(last, received));
+        return Optional.of(new AppendVerdict.WriterSeqRegression(last, received));
       }
     }
     if (request.expectedNextSeq().isPresent()
         && request.expectedNextSeq().getAsLong() != assignedTail) {
       return Optional.of(
-          new AppendOutcome.TailMismatch(request.expectedNextSeq().getAsLong(), assignedTail));
+          new AppendVerdict.TailMismatch(request.expectedNextSeq().getAsLong(), assignedTail));
     }
     return Optional.empty();
   }
@@ -71,30 +71,30 @@ final class Admission {
    * The refusal of an idempotent producer's append: a duplicate (its seq was accepted already), a
    * stale epoch, a new epoch not starting at 0, or a gap; empty when the seq is the next one.
    */
-  static Optional<AppendOutcome> judgeProducer(
-      Registration registration, long assignedTail, ProducerStamp stamp) {
+  static Optional<AppendVerdict> judgeProducer(
+      Registration registration, long assignedTail, ProducerTag stamp) {
     ProducerState known = registration.producers().get(stamp.id());
     if (known == null) {
       return stamp.seq() == 0
           ? Optional.empty()
-          : Optional.of(new AppendOutcome.SeqGap(0, stamp.seq()));
+          : Optional.of(new AppendVerdict.SeqGap(0, stamp.seq()));
     }
     if (stamp.epoch() < known.epoch()) {
-      return Optional.of(new AppendOutcome.StaleEpoch(known.epoch()));
+      return Optional.of(new AppendVerdict.StaleEpoch(known.epoch()));
     }
     if (stamp.epoch() > known.epoch()) {
       return stamp.seq() == 0
           ? Optional.empty()
-          : Optional.of(new AppendOutcome.EpochMustStartAtZero(stamp.epoch(), stamp.seq()));
+          : Optional.of(new AppendVerdict.EpochMustStartAtZero(stamp.epoch(), stamp.seq()));
     }
     if (stamp.seq() <= known.lastSeq()) {
       return Optional.of(
-          new AppendOutcome.Duplicate(known.lastSeq(), assignedTail, registration.closed()));
+          new AppendVerdict.Duplicate(known.lastSeq(), assignedTail, registration.closed()));
     }
     if (stamp.seq() == known.lastSeq() + 1) {
       return Optional.empty();
     }
-    return Optional.of(new AppendOutcome.SeqGap(known.lastSeq() + 1, stamp.seq()));
+    return Optional.of(new AppendVerdict.SeqGap(known.lastSeq() + 1, stamp.seq()));
   }
 
   /**

@@ -2,10 +2,11 @@ package io.picomq.server.service;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.server.service.Registration.ProducerState;
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.AppendVerdict;
+import io.picomq.stream.ProducerTag;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,7 +58,7 @@ final class Appender {
   private final LoadedStreams loaded;
   private final Function<String, Optional<LiveStream>> lookup;
   private final EntryWriter writer;
-  private final Failures failures;
+  private final ServiceFailures failures;
   private final InstantSource clock;
   private final Executor executor;
   private final ByteBufAllocator allocator;
@@ -69,7 +70,7 @@ final class Appender {
       LoadedStreams loaded,
       Function<String, Optional<LiveStream>> lookup,
       EntryWriter writer,
-      Failures failures,
+      ServiceFailures failures,
       InstantSource clock,
       Executor executor,
       ByteBufAllocator allocator) {
@@ -83,7 +84,7 @@ final class Appender {
   }
 
   /** Appends to {@code name}: answered once durable and, if it changes the entry, applied. */
-  CompletableFuture<AppendOutcome> append(String name, AppendRequest request) {
+  CompletableFuture<AppendVerdict> append(String name, AppendRequest request) {
     // A loaded stream takes the append on the caller's thread, so one caller's pipelined appends
     // (an idempotent producer's seqs 0, 1, 2 sent without waiting) keep their order. Nothing on
     // this path blocks: the engine copies the payload and assigns offsets at once.
@@ -98,19 +99,19 @@ final class Appender {
     return afterLookup(name, request);
   }
 
-  private CompletableFuture<AppendOutcome> afterLookup(String name, AppendRequest request) {
+  private CompletableFuture<AppendVerdict> afterLookup(String name, AppendRequest request) {
     return CompletableFuture.supplyAsync(
             () ->
                 lookup
                     .apply(name)
                     .map(stream -> appendTo(stream, request))
                     .orElseGet(
-                        () -> CompletableFuture.completedFuture(new AppendOutcome.NotFound())),
+                        () -> CompletableFuture.completedFuture(new AppendVerdict.NotFound())),
             executor)
         .thenCompose(future -> future);
   }
 
-  private CompletableFuture<AppendOutcome> appendTo(LiveStream stream, AppendRequest request) {
+  private CompletableFuture<AppendVerdict> appendTo(LiveStream stream, AppendRequest request) {
     stream.lock.lock();
     try {
       Registration registration = stream.registration;
@@ -119,13 +120,13 @@ final class Appender {
         return afterLookup(stream.name, request);
       }
       if (stream.removed) {
-        return CompletableFuture.completedFuture(new AppendOutcome.NotFound());
+        return CompletableFuture.completedFuture(new AppendVerdict.NotFound());
       }
       if (registration.softDeleted()) {
-        return CompletableFuture.completedFuture(new AppendOutcome.Gone());
+        return CompletableFuture.completedFuture(new AppendVerdict.Gone());
       }
       stream.touch(clock.millis());
-      Optional<AppendOutcome> refused = Admission.judge(registration, stream.assignedTail, request);
+      Optional<AppendVerdict> refused = Admission.judge(registration, stream.assignedTail, request);
       if (refused.isPresent()) {
         return CompletableFuture.completedFuture(refused.get());
       }
@@ -145,7 +146,7 @@ final class Appender {
       LiveStream stream, Registration registration, AppendRequest request) {
     Map<String, ProducerState> producers = registration.producers();
     if (request.producer().isPresent()) {
-      ProducerStamp stamp = request.producer().get();
+      ProducerTag stamp = request.producer().get();
       producers = new HashMap<>(producers);
       producers.put(stamp.id(), new ProducerState(stamp.epoch(), stamp.seq()));
     }
@@ -156,7 +157,7 @@ final class Appender {
   }
 
   /** Under the stream's lock: seal without records, once everything before is durable. */
-  private CompletableFuture<AppendOutcome> closeOnly(LiveStream stream, Registration next) {
+  private CompletableFuture<AppendVerdict> closeOnly(LiveStream stream, Registration next) {
     long tail = stream.assignedTail;
     long timestamp = stream.lastTimestampMillis;
     boolean wasClosed = stream.registration.closed();
@@ -165,7 +166,7 @@ final class Appender {
     return persisted.thenApply(
         ignored -> {
           wakeDue(stream);
-          return new AppendOutcome.Accepted(tail, tail, timestamp, true);
+          return new AppendVerdict.Accepted(tail, tail, timestamp, true);
         });
   }
 
@@ -174,7 +175,7 @@ final class Appender {
    * what the append changes in the entry stored in the same batch (see {@link
    * EntryWriter#replayStamps}).
    */
-  private CompletableFuture<AppendOutcome> handToEngine(
+  private CompletableFuture<AppendVerdict> handToEngine(
       LiveStream stream, AppendRequest request, Registration next, BatchStamp stamp) {
     int count = request.records().size();
     long timestamp = Math.max(clock.millis(), stream.lastTimestampMillis);
@@ -182,7 +183,7 @@ final class Appender {
     long nextSeq = startSeq + count;
     ByteBuf payload = RecordBatchPayload.encode(request.records(), timestamp, stamp, allocator);
     int payloadBytes = payload.readableBytes();
-    CompletableFuture<io.picomq.s3stream.api.AppendOutcome> appended;
+    CompletableFuture<AppendOutcome> appended;
     try {
       appended = stream.own.append(count, payload);
     } catch (RuntimeException e) {
@@ -195,8 +196,7 @@ final class Appender {
         appended.handle(
             (outcome, failure) -> {
               payload.release();
-              if (failure == null
-                  && outcome instanceof io.picomq.s3stream.api.AppendOutcome.Appended) {
+              if (failure == null && outcome instanceof AppendOutcome.Appended) {
                 confirm(stream, nextSeq);
                 return null;
               }
@@ -223,7 +223,7 @@ final class Appender {
     }
     boolean closed = next.closed();
     return acknowledged.thenApply(
-        ignored -> new AppendOutcome.Accepted(startSeq, nextSeq, timestamp, closed));
+        ignored -> new AppendVerdict.Accepted(startSeq, nextSeq, timestamp, closed));
   }
 
   /** The engine confirmed seqs below {@code nextSeq}: wake whoever waits for them. */

@@ -1,6 +1,6 @@
 package io.picomq.server.service;
 
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -15,7 +15,7 @@ import java.util.Optional;
  * @param writerSeq the writer seq token the append set, if any
  * @param close whether the append sealed the stream
  */
-record BatchStamp(Optional<ProducerStamp> producer, Optional<String> writerSeq, boolean close) {
+record BatchStamp(Optional<ProducerTag> producer, Optional<String> writerSeq, boolean close) {
 
   BatchStamp {
     Objects.requireNonNull(producer, "producer");

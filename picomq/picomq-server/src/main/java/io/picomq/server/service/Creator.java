@@ -7,6 +7,7 @@ import io.picomq.meta.apply.RejectReason;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.state.KvValue;
+import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.api.StreamEngine;
 import io.picomq.server.metadata.MetadataPlane;
@@ -30,15 +31,15 @@ import java.util.function.Function;
  * parallel, so their commands share log rows (group commit), and the log settles two creates of one
  * name (put-if-absent). {@link Forks} uses the same steps for a fork.
  *
- * <p>Threading: blocking calls (bounded, {@link Failures}); any virtual thread, holding no lock
- * unless a method says so.
+ * <p>Threading: blocking calls (bounded, {@link ServiceFailures}); any virtual thread, holding no
+ * lock unless a method says so.
  */
 final class Creator {
   private final MetadataPlane plane;
   private final StreamEngine engine;
   private final LoadedStreams loaded;
   private final Function<String, Optional<LiveStream>> lookup;
-  private final Failures failures;
+  private final ServiceFailures failures;
   private final InstantSource clock;
   private final ByteBufAllocator allocator;
 
@@ -50,7 +51,7 @@ final class Creator {
       StreamEngine engine,
       LoadedStreams loaded,
       Function<String, Optional<LiveStream>> lookup,
-      Failures failures,
+      ServiceFailures failures,
       InstantSource clock,
       ByteBufAllocator allocator) {
     this.plane = plane;
@@ -159,9 +160,8 @@ final class Creator {
   void appendDurably(Stream stream, List<NewRecord> records, long timestampMillis) {
     ByteBuf payload = RecordBatchPayload.encode(records, timestampMillis, allocator);
     try {
-      io.picomq.s3stream.api.AppendOutcome outcome =
-          failures.await(stream.append(records.size(), payload));
-      if (!(outcome instanceof io.picomq.s3stream.api.AppendOutcome.Appended)) {
+      AppendOutcome outcome = failures.await(stream.append(records.size(), payload));
+      if (!(outcome instanceof AppendOutcome.Appended)) {
         throw failures.refused(outcome);
       }
     } finally {

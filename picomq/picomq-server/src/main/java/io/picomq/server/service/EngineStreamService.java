@@ -6,17 +6,17 @@ import io.picomq.s3stream.api.StreamEngine;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Deletion.Ending;
 import io.picomq.server.service.Registration.Segment;
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateOutcome;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.DeleteOutcome;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.HeadOutcome;
-import io.picomq.stream.ListRequest;
+import io.picomq.stream.ListQuery;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.ReadWindow;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamPage;
 import io.picomq.stream.StreamRecord;
 import io.picomq.stream.StreamService;
@@ -61,10 +61,10 @@ import org.slf4j.LoggerFactory;
  * <h2>Threading</h2>
  *
  * Each call runs on {@code executor} (virtual threads): it may block on the metadata log and on
- * engine futures, each wait bounded by the request timeout ({@link Failures}), and every future
- * returned fails typed within it. There is no service-wide lock: a stream's own lock guards its
- * state and is never held across I/O; a name lock ({@link NameLocks}) keeps a fork's source from
- * ending while the fork is built. Lock order: a name lock before a stream's lock.
+ * engine futures, each wait bounded by the request timeout ({@link ServiceFailures}), and every
+ * future returned fails typed within it. There is no service-wide lock: a stream's own lock guards
+ * its state and is never held across I/O; a name lock ({@link NameLocks}) keeps a fork's source
+ * from ending while the fork is built. Lock order: a name lock before a stream's lock.
  */
 public final class EngineStreamService implements StreamService {
   private static final Logger LOG = LoggerFactory.getLogger(EngineStreamService.class);
@@ -75,7 +75,7 @@ public final class EngineStreamService implements StreamService {
   private final MetadataPlane plane;
   private final InstantSource clock;
   private final Executor executor;
-  private final Failures failures;
+  private final ServiceFailures failures;
   private final LoadedStreams loaded;
   private final SegmentReader reader;
   private final EntryWriter writer;
@@ -96,7 +96,7 @@ public final class EngineStreamService implements StreamService {
 
   /**
    * @param requestTimeout the longest any call waits on storage or the metadata log before it fails
-   *     with {@link StreamUnavailableException} (see {@link Failures})
+   *     with {@link StreamUnavailableException} (see {@link ServiceFailures})
    */
   public EngineStreamService(
       MetadataPlane plane,
@@ -130,7 +130,7 @@ public final class EngineStreamService implements StreamService {
     this.plane = plane;
     this.clock = clock;
     this.executor = executor;
-    this.failures = new Failures(plane, engine, requestTimeout);
+    this.failures = new ServiceFailures(plane, engine, requestTimeout);
     EngineStreams engineStreams = new EngineStreams(engine, failures);
     NameLocks names = new NameLocks();
     this.reader = new SegmentReader(engineStreams, failures);
@@ -152,12 +152,12 @@ public final class EngineStreamService implements StreamService {
   }
 
   @Override
-  public CompletableFuture<AppendOutcome> append(String name, AppendRequest request) {
+  public CompletableFuture<AppendVerdict> append(String name, AppendRequest request) {
     return failures.bound(appender.append(name, request), true);
   }
 
   @Override
-  public CompletableFuture<ReadOutcome> read(String name, ReadRequest request) {
+  public CompletableFuture<ReadOutcome> read(String name, ReadWindow request) {
     if (Thread.currentThread().isVirtual()) {
       // A virtual thread may block: reading on it saves a second thread and a hand-off for every
       // read, which is most of what a live reader costs (each SSE delivery is one read).
@@ -225,7 +225,7 @@ public final class EngineStreamService implements StreamService {
   }
 
   @Override
-  public CompletableFuture<StreamPage> list(ListRequest request) {
+  public CompletableFuture<StreamPage> list(ListQuery request) {
     return bound(false, () -> listing.page(request, clock.millis()));
   }
 
@@ -405,13 +405,13 @@ public final class EngineStreamService implements StreamService {
 
   // ---- read -----------------------------------------------------------------------------
 
-  private ReadOutcome readBlocking(String name, ReadRequest request) {
+  private ReadOutcome readBlocking(String name, ReadWindow request) {
     Optional<LiveStream> found = lookup(name);
     if (found.isEmpty()) {
       return new ReadOutcome.NotFound();
     }
     LiveStream stream = found.get();
-    StreamInfo info;
+    StreamDescription info;
     Registration registration;
     stream.lock.lock();
     try {
@@ -439,7 +439,7 @@ public final class EngineStreamService implements StreamService {
 
   /** The records a read asks for, shared with the previous read when it asked the same. */
   private List<StreamRecord> recordsFor(
-      LiveStream stream, Registration registration, ReadRequest request, long tail) {
+      LiveStream stream, Registration registration, ReadWindow request, long tail) {
     LiveStream.RecentRead recent = stream.recentRead;
     if (recent != null
         && recent.matches(

@@ -13,10 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class EngineStreams {
   private final StreamEngine engine;
-  private final Failures failures;
+  private final ServiceFailures failures;
   private final ConcurrentHashMap<Long, Stream> open = new ConcurrentHashMap<>();
 
-  EngineStreams(StreamEngine engine, Failures failures) {
+  EngineStreams(StreamEngine engine, ServiceFailures failures) {
     this.engine = engine;
     this.failures = failures;
   }

@@ -6,7 +6,7 @@ import io.picomq.s3stream.api.ReadOptions;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.server.service.Registration.ProducerState;
 import io.picomq.server.service.Registration.Segment;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -38,7 +38,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * {@link #persist} runs under the stream's lock and only chains futures; the proposal runs when
  * they complete, taking the lock again just to see whether the name was removed meanwhile. {@link
- * #replayStamps} blocks on the engine (bounded, {@link Failures}) and takes no lock.
+ * #replayStamps} blocks on the engine (bounded, {@link ServiceFailures}) and takes no lock.
  */
 final class EntryWriter {
   /** Plain appends between two checkpoint entry writes, at most. */
@@ -48,9 +48,9 @@ final class EntryWriter {
   static final long CHECKPOINT_BYTES = 16L << 20;
 
   private final EntryLog entries;
-  private final Failures failures;
+  private final ServiceFailures failures;
 
-  EntryWriter(EntryLog entries, Failures failures) {
+  EntryWriter(EntryLog entries, ServiceFailures failures) {
     this.entries = entries;
     this.failures = failures;
   }
@@ -143,7 +143,7 @@ final class EntryWriter {
           }
           BatchStamp stamp = RecordBatchPayload.stamp(batch.payload(), batch.count());
           if (stamp.producer().isPresent()) {
-            ProducerStamp producer = stamp.producer().get();
+            ProducerTag producer = stamp.producer().get();
             producers.put(producer.id(), new ProducerState(producer.epoch(), producer.seq()));
           }
           if (stamp.writerSeq().isPresent()) {

@@ -46,7 +46,7 @@ final class Forks {
   private final SegmentReader reader;
   private final EntryWriter writer;
   private final NameLocks names;
-  private final Failures failures;
+  private final ServiceFailures failures;
   private final InstantSource clock;
 
   /**
@@ -59,7 +59,7 @@ final class Forks {
       SegmentReader reader,
       EntryWriter writer,
       NameLocks names,
-      Failures failures,
+      ServiceFailures failures,
       InstantSource clock) {
     this.loaded = loaded;
     this.lookup = lookup;

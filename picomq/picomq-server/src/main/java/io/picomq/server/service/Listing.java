@@ -2,10 +2,11 @@ package io.picomq.server.service;
 
 import io.picomq.meta.state.KvValue;
 import io.picomq.meta.state.MetadataState;
+import io.picomq.meta.state.StreamEntry;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Registration.Segment;
-import io.picomq.stream.ListRequest;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.ListQuery;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamPage;
 import io.picomq.stream.StreamUnusableException;
 import java.util.ArrayList;
@@ -31,17 +32,17 @@ final class Listing {
   }
 
   /** The page {@code request} asks for, as of {@code now}. */
-  StreamPage page(ListRequest request, long now) {
+  StreamPage page(ListQuery request, long now) {
     MetadataState state = plane.state();
     String from = Registry.key(request.startAfter().orElse(request.prefix()));
-    List<StreamInfo> page = new ArrayList<>();
+    List<StreamDescription> page = new ArrayList<>();
     boolean hasMore = false;
     for (Map.Entry<String, KvValue> entry :
         state.kv().tailMap(from, request.startAfter().isEmpty()).entrySet()) {
       if (!entry.getKey().startsWith(Registry.key(request.prefix()))) {
         break;
       }
-      Optional<StreamInfo> info =
+      Optional<StreamDescription> info =
           listed(Registry.nameOf(entry.getKey()), entry.getValue(), state, now);
       if (info.isEmpty()) {
         continue;
@@ -60,7 +61,8 @@ final class Listing {
    * (without loading it); nothing for a deleted, expired or unusable one (an unusable entry is
    * reported in the log and the admin API).
    */
-  private Optional<StreamInfo> listed(String name, KvValue value, MetadataState state, long now) {
+  private Optional<StreamDescription> listed(
+      String name, KvValue value, MetadataState state, long now) {
     Optional<LiveStream> loadedStream = loaded.published(name);
     if (loadedStream.isPresent()) {
       LiveStream stream = loadedStream.get();
@@ -90,13 +92,12 @@ final class Listing {
     return Optional.of(infoFromView(name, registration, state));
   }
 
-  private static StreamInfo infoFromView(
+  private static StreamDescription infoFromView(
       String name, Registration registration, MetadataState state) {
     Segment own = registration.own();
-    long end =
-        state.stream(own.streamId()).map(io.picomq.meta.state.StreamRecord::endOffset).orElse(0L);
+    long end = state.stream(own.streamId()).map(StreamEntry::endOffset).orElse(0L);
     long tail = own.seqStart() + end - own.offsetStart();
-    return new StreamInfo(
+    return new StreamDescription(
         name,
         registration.streamId(),
         registration.contentType(),

@@ -1,7 +1,7 @@
 package io.picomq.server.service;
 
 import io.picomq.s3stream.api.Stream;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,8 +125,8 @@ final class LiveStream {
   }
 
   /** Under lock: what a caller is told about the stream. */
-  StreamInfo info() {
-    return new StreamInfo(
+  StreamDescription info() {
+    return new StreamDescription(
         name,
         registration.streamId(),
         registration.contentType(),

@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * <h2>Threading</h2>
  *
  * Any thread. The maps are concurrent; no lock is held while loading. {@link #get} blocks (bounded
- * by the request timeout, {@link Failures}): call it on a virtual thread.
+ * by the request timeout, {@link ServiceFailures}): call it on a virtual thread.
  */
 final class LoadedStreams {
   private static final Logger LOG = LoggerFactory.getLogger(LoadedStreams.class);
@@ -56,7 +56,7 @@ final class LoadedStreams {
   private final EngineStreams engineStreams;
   private final SegmentReader reader;
   private final EntryWriter writer;
-  private final Failures failures;
+  private final ServiceFailures failures;
   private final InstantSource clock;
 
   /** Published instances, by name. */
@@ -88,7 +88,7 @@ final class LoadedStreams {
       EngineStreams engineStreams,
       SegmentReader reader,
       EntryWriter writer,
-      Failures failures,
+      ServiceFailures failures,
       InstantSource clock) {
     this.plane = plane;
     this.engineStreams = engineStreams;

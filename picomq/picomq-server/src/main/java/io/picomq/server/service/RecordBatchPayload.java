@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.picomq.protocol.DecodeException;
 import io.picomq.protocol.Envelope;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -75,7 +75,7 @@ final class RecordBatchPayload {
             | (stamp.close() ? CLOSES : 0);
     out.put((byte) STAMP_MARKER).put((byte) flags);
     if (id != null) {
-      ProducerStamp producer = stamp.producer().get();
+      ProducerTag producer = stamp.producer().get();
       out.putInt(id.length).put(id).putLong(producer.epoch()).putLong(producer.seq());
     }
     if (writerSeq != null) {
@@ -131,10 +131,10 @@ final class RecordBatchPayload {
         throw new IllegalStateException("unknown bytes after the records of a batch");
       }
       int flags = in.readUnsignedByte();
-      Optional<ProducerStamp> producer = Optional.empty();
+      Optional<ProducerTag> producer = Optional.empty();
       if ((flags & HAS_PRODUCER) != 0) {
         String id = string(in);
-        producer = Optional.of(new ProducerStamp(id, in.readLong(), in.readLong()));
+        producer = Optional.of(new ProducerTag(id, in.readLong(), in.readLong()));
       }
       Optional<String> writerSeq =
           (flags & HAS_WRITER_SEQ) != 0 ? Optional.of(string(in)) : Optional.empty();

@@ -14,7 +14,7 @@ import java.util.List;
  * Reads a stream's records through its entry's segments: a plain stream's from its own engine
  * stream, a fork's below its fork point from its sources' (see {@link Registration} for how seqs
  * map to offsets). Blocks on the engine, each fetch bounded by the request timeout ({@link
- * Failures}).
+ * ServiceFailures}).
  *
  * <p>Threading: stateless past construction; any thread that may block (virtual threads), never
  * under a lock.
@@ -27,9 +27,9 @@ final class SegmentReader {
   private static final int MIN_FETCH_BYTES = 64 << 10;
 
   private final EngineStreams streams;
-  private final Failures failures;
+  private final ServiceFailures failures;
 
-  SegmentReader(EngineStreams streams, Failures failures) {
+  SegmentReader(EngineStreams streams, ServiceFailures failures) {
     this.streams = streams;
     this.failures = failures;
   }

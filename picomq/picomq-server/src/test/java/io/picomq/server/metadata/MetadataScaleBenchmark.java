@@ -6,16 +6,16 @@ import io.picomq.meta.command.CommittedRange;
 import io.picomq.meta.command.NewStreamObject;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.sql.backend.BackendOptions;
-import io.picomq.sql.backend.Dialect;
 import io.picomq.sql.backend.MetaUrl;
 import io.picomq.sql.backend.Schema;
 import io.picomq.sql.backend.SqlBackend;
-import io.picomq.sql.log.Applied;
-import io.picomq.sql.log.DecodeException;
+import io.picomq.sql.backend.SqlDialect;
+import io.picomq.sql.log.LogDecodeException;
 import io.picomq.sql.log.LogOptions;
 import io.picomq.sql.log.LogRow;
 import io.picomq.sql.log.RowCodec;
 import io.picomq.sql.log.SqlLog;
+import io.picomq.sql.log.Transition;
 import io.picomq.sql.log.View;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -185,7 +185,7 @@ public final class MetadataScaleBenchmark {
   }
 
   private static MetadataState apply(MetadataState state, Command command) {
-    Applied<MetadataState, Result> applied = MACHINE.apply(state, command);
+    Transition<MetadataState, Result> applied = MACHINE.apply(state, command);
     if (applied.result() instanceof Result.Rejected r) {
       throw new IllegalStateException(command + " rejected: " + r);
     }
@@ -195,7 +195,7 @@ public final class MetadataScaleBenchmark {
 
   // ---------------------------------------------------------------- heap
 
-  static void heapPerStream(int streams, int runs) throws DecodeException {
+  static void heapPerStream(int streams, int runs) throws LogDecodeException {
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     List<Command> commands = buildCommands(streams);
     for (int run = 1; run <= runs; run++) {
@@ -238,7 +238,7 @@ public final class MetadataScaleBenchmark {
 
   // ---------------------------------------------------------------- snapshot
 
-  static void snapshotEncodeAndDecode(MetadataState state) throws DecodeException {
+  static void snapshotEncodeAndDecode(MetadataState state) throws LogDecodeException {
     byte[] snapshot = null;
     long[] encode = new long[5];
     for (int i = 0; i < encode.length; i++) {
@@ -370,7 +370,7 @@ public final class MetadataScaleBenchmark {
 
         withoutSql(MACHINE.encodeSnapshot(built), tailPayloads, expected);
       } finally {
-        if (backend.dialect() == Dialect.POSTGRES) {
+        if (backend.dialect() == SqlDialect.POSTGRES) {
           Schema.drop(backend);
         }
       }
@@ -422,7 +422,7 @@ public final class MetadataScaleBenchmark {
    * row and its commands and apply them in order, publishing each row's state.
    */
   private static void withoutSql(byte[] snapshot, List<byte[]> tail, MetadataState expected)
-      throws DecodeException {
+      throws LogDecodeException {
     long[] decode = new long[3];
     long[] replay = new long[3];
     for (int i = 0; i < decode.length; i++) {

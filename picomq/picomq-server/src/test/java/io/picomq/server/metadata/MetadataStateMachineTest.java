@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.command.CommittedRange;
 import io.picomq.meta.state.KvValue;
-import io.picomq.sql.log.DecodeException;
+import io.picomq.sql.log.LogDecodeException;
 import io.picomq.sql.log.LogRow;
 import io.picomq.sql.log.RowCodec;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ class MetadataStateMachineTest {
   private final MetadataStateMachine machine = new MetadataStateMachine();
 
   @Test
-  void commandsCarriedInALogRowComeBackEqualAndInOrder() throws DecodeException {
+  void commandsCarriedInALogRowComeBackEqualAndInOrder() throws LogDecodeException {
     List<Command> commands =
         List.of(
             new Command.RegisterNode(1, 100, "node-1:9092", 4),
@@ -42,14 +42,14 @@ class MetadataStateMachineTest {
   }
 
   @Test
-  void aCommandOfUnknownVersionInAnIntactRowIsRefusedWithItsReason() throws DecodeException {
+  void aCommandOfUnknownVersionInAnIntactRowIsRefusedWithItsReason() throws LogDecodeException {
     byte[] create = machine.encodeCommand(new Command.CreateStream());
     create[1] = 9; // the command's version byte
     byte[] command =
         RowCodec.decode(RowCodec.encode(new LogRow(7, 1, List.of(create)))).commands().get(0);
 
     assertThatThrownBy(() -> machine.decodeCommand(command))
-        .isInstanceOf(DecodeException.class)
+        .isInstanceOf(LogDecodeException.class)
         .hasMessageStartingWith("undecodable metadata command: UNKNOWN_VERSION");
   }
 }

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.picomq.server.service.Registration.ForkOrigin;
 import io.picomq.server.service.Registration.ProducerState;
 import io.picomq.server.service.Registration.Segment;
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.ForkPoint;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +32,7 @@ class AdmissionTest {
   void contentTypeIsComparedByMediaTypeAndComesFirst() {
     Registration closed = entry().withClosed(true);
     assertThat(Admission.judge(closed, TAIL, append(Optional.of("application/json"), none())))
-        .hasValue(new AppendOutcome.ContentTypeMismatch("text/plain"));
+        .hasValue(new AppendVerdict.ContentTypeMismatch("text/plain"));
     assertThat(
             Admission.judge(
                 entry(), TAIL, append(Optional.of("Text/Plain; charset=utf-8"), none())))
@@ -43,19 +43,19 @@ class AdmissionTest {
   void producerSeqsMustFollowOnInTheirEpoch() {
     Registration known =
         entry().withWriter(Optional.empty(), Map.of("p", new ProducerState(3, 10)));
-    assertThat(Admission.judgeProducer(known, TAIL, new ProducerStamp("p", 3, 11))).isEmpty();
-    assertThat(Admission.judgeProducer(known, TAIL, new ProducerStamp("p", 3, 10)))
-        .hasValue(new AppendOutcome.Duplicate(10, TAIL, false));
-    assertThat(Admission.judgeProducer(known, TAIL, new ProducerStamp("p", 3, 13)))
-        .hasValue(new AppendOutcome.SeqGap(11, 13));
-    assertThat(Admission.judgeProducer(known, TAIL, new ProducerStamp("p", 2, 11)))
-        .hasValue(new AppendOutcome.StaleEpoch(3));
-    assertThat(Admission.judgeProducer(known, TAIL, new ProducerStamp("p", 4, 0))).isEmpty();
-    assertThat(Admission.judgeProducer(known, TAIL, new ProducerStamp("p", 4, 1)))
-        .hasValue(new AppendOutcome.EpochMustStartAtZero(4, 1));
-    assertThat(Admission.judgeProducer(known, TAIL, new ProducerStamp("new", 0, 0))).isEmpty();
-    assertThat(Admission.judgeProducer(known, TAIL, new ProducerStamp("new", 0, 2)))
-        .hasValue(new AppendOutcome.SeqGap(0, 2));
+    assertThat(Admission.judgeProducer(known, TAIL, new ProducerTag("p", 3, 11))).isEmpty();
+    assertThat(Admission.judgeProducer(known, TAIL, new ProducerTag("p", 3, 10)))
+        .hasValue(new AppendVerdict.Duplicate(10, TAIL, false));
+    assertThat(Admission.judgeProducer(known, TAIL, new ProducerTag("p", 3, 13)))
+        .hasValue(new AppendVerdict.SeqGap(11, 13));
+    assertThat(Admission.judgeProducer(known, TAIL, new ProducerTag("p", 2, 11)))
+        .hasValue(new AppendVerdict.StaleEpoch(3));
+    assertThat(Admission.judgeProducer(known, TAIL, new ProducerTag("p", 4, 0))).isEmpty();
+    assertThat(Admission.judgeProducer(known, TAIL, new ProducerTag("p", 4, 1)))
+        .hasValue(new AppendVerdict.EpochMustStartAtZero(4, 1));
+    assertThat(Admission.judgeProducer(known, TAIL, new ProducerTag("new", 0, 0))).isEmpty();
+    assertThat(Admission.judgeProducer(known, TAIL, new ProducerTag("new", 0, 2)))
+        .hasValue(new AppendVerdict.SeqGap(0, 2));
   }
 
   @Test
@@ -63,16 +63,16 @@ class AdmissionTest {
     Registration closed =
         entry().withWriter(Optional.empty(), Map.of("p", new ProducerState(0, 4))).withClosed(true);
     assertThat(Admission.judge(closed, TAIL, append(Optional.empty(), producer(0, 4))))
-        .hasValue(new AppendOutcome.Duplicate(4, TAIL, true));
+        .hasValue(new AppendVerdict.Duplicate(4, TAIL, true));
     assertThat(Admission.judge(closed, TAIL, append(Optional.empty(), producer(0, 5))))
-        .hasValue(new AppendOutcome.Closed(TAIL));
+        .hasValue(new AppendVerdict.Closed(TAIL));
   }
 
   @Test
   void closingAClosedStreamAgainGoesOnButAppendingDoesNot() {
     Registration closed = entry().withClosed(true);
     assertThat(Admission.judge(closed, TAIL, AppendRequest.closeOnly())).isEmpty();
-    assertThat(Admission.judge(closed, TAIL, append())).hasValue(new AppendOutcome.Closed(TAIL));
+    assertThat(Admission.judge(closed, TAIL, append())).hasValue(new AppendVerdict.Closed(TAIL));
   }
 
   @Test
@@ -80,9 +80,9 @@ class AdmissionTest {
     Registration written = entry().withWriter(Optional.of("b"), Map.of());
     assertThat(Admission.judge(written, TAIL, withWriterSeq("c"))).isEmpty();
     assertThat(Admission.judge(written, TAIL, withWriterSeq("b")))
-        .hasValue(new AppendOutcome.WriterSeqRegression("b", "b"));
+        .hasValue(new AppendVerdict.WriterSeqRegression("b", "b"));
     assertThat(Admission.judge(written, TAIL, withWriterSeq("a")))
-        .hasValue(new AppendOutcome.WriterSeqRegression("b", "a"));
+        .hasValue(new AppendVerdict.WriterSeqRegression("b", "a"));
     // Unsigned bytes: "é" (0xC3 0xA9) sorts after every ASCII letter.
     assertThat(Admission.judge(written, TAIL, withWriterSeq("é"))).isEmpty();
   }
@@ -91,7 +91,7 @@ class AdmissionTest {
   void anExpectedSeqMustBeTheTail() {
     assertThat(Admission.judge(entry(), TAIL, expecting(TAIL))).isEmpty();
     assertThat(Admission.judge(entry(), TAIL, expecting(TAIL - 1)))
-        .hasValue(new AppendOutcome.TailMismatch(TAIL - 1, TAIL));
+        .hasValue(new AppendVerdict.TailMismatch(TAIL - 1, TAIL));
   }
 
   @Test
@@ -164,16 +164,16 @@ class AdmissionTest {
     return append(Optional.empty(), none());
   }
 
-  private static Optional<ProducerStamp> none() {
+  private static Optional<ProducerTag> none() {
     return Optional.empty();
   }
 
-  private static Optional<ProducerStamp> producer(long epoch, long seq) {
-    return Optional.of(new ProducerStamp("p", epoch, seq));
+  private static Optional<ProducerTag> producer(long epoch, long seq) {
+    return Optional.of(new ProducerTag("p", epoch, seq));
   }
 
   private static AppendRequest append(
-      Optional<String> contentType, Optional<ProducerStamp> producer) {
+      Optional<String> contentType, Optional<ProducerTag> producer) {
     return new AppendRequest(
         List.of(NewRecord.of("x".getBytes(UTF_8))),
         contentType,

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.picomq.stream.CreateOutcome;
 import io.picomq.stream.CreateRequest;
-import io.picomq.stream.ListRequest;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.ListQuery;
+import io.picomq.stream.StreamDescription;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -49,8 +49,8 @@ class ConcurrentCreateTest {
               o -> assertThat(((CreateOutcome.Exists) o).stream().streamId()).isEqualTo(id));
       assertThat(distinct.stream().map(CompletableFuture::join))
           .allSatisfy(outcome -> assertThat(outcome).isInstanceOf(CreateOutcome.Created.class));
-      List<StreamInfo> listed =
-          node.service.list(new ListRequest("/many/", Optional.empty(), 100)).join().streams();
+      List<StreamDescription> listed =
+          node.service.list(new ListQuery("/many/", Optional.empty(), 100)).join().streams();
       assertThat(listed).hasSize(20);
     }
   }

@@ -24,7 +24,7 @@ class EntryWriterTest {
             written.add(Registration.decode(bytes));
             return CompletableFuture.completedFuture(null);
           },
-          new Failures(null, null, Duration.ofSeconds(5)));
+          new ServiceFailures(null, null, Duration.ofSeconds(5)));
 
   @Test
   void anEntryWaitsForTheAppendsItReflectsAndForEveryEarlierWrite() {

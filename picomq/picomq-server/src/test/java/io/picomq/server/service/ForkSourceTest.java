@@ -13,7 +13,7 @@ import io.picomq.stream.ForkPoint;
 import io.picomq.stream.HeadOutcome;
 import io.picomq.stream.NewRecord;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
+import io.picomq.stream.ReadWindow;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -71,7 +71,7 @@ class ForkSourceTest {
       assertThat(delete.get(10, TimeUnit.SECONDS)).isEqualTo(new DeleteOutcome.Deleted(true));
       assertThat(node.service.head("/src").join()).isInstanceOf(HeadOutcome.Gone.class);
       ReadOutcome.Batch read =
-          (ReadOutcome.Batch) node.service.read("/fork", new ReadRequest(0, 10, 1 << 20)).join();
+          (ReadOutcome.Batch) node.service.read("/fork", new ReadWindow(0, 10, 1 << 20)).join();
       assertThat(read.records())
           .extracting(r -> new String(r.body(), UTF_8))
           .containsExactly("a", "b");

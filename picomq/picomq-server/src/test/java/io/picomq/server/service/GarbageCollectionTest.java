@@ -9,8 +9,8 @@ import io.picomq.s3stream.object.ObjectNamespace;
 import io.picomq.s3stream.objectstore.ObjectInfo;
 import io.picomq.s3stream.objectstore.file.FileObjectStore;
 import io.picomq.server.metadata.Maintenance;
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.DeleteOutcome;
 import io.picomq.stream.NewRecord;
@@ -39,12 +39,12 @@ class GarbageCollectionTest {
     try (NodeFixture first = new NodeFixture(metaUrl, dir, 1, Clock.systemUTC())) {
       first.service.create("/gc", CreateRequest.of("text/plain")).join();
       for (int i = 0; i < 20; i++) {
-        AppendOutcome outcome =
+        AppendVerdict outcome =
             first
                 .service
                 .append("/gc", AppendRequest.of(List.of(NewRecord.of(("r" + i).getBytes(UTF_8)))))
                 .join();
-        assertThat(outcome).isInstanceOf(AppendOutcome.Accepted.class);
+        assertThat(outcome).isInstanceOf(AppendVerdict.Accepted.class);
       }
     } // a clean stop uploads and commits everything: the records now live in data objects
 

@@ -1,5 +1,6 @@
 package io.picomq.server.service;
 
+import io.picomq.s3stream.api.StorageHealth;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.api.StreamEngine;
 import java.util.List;
@@ -62,7 +63,7 @@ final class HeldOpens implements StreamEngine {
   }
 
   @Override
-  public io.picomq.s3stream.api.StorageHealth storageHealth() {
+  public StorageHealth storageHealth() {
     return engine.storageHealth();
   }
 

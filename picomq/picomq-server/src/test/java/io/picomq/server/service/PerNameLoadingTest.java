@@ -8,7 +8,7 @@ import io.picomq.stream.CreateRequest;
 import io.picomq.stream.HeadOutcome;
 import io.picomq.stream.NewRecord;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
+import io.picomq.stream.ReadWindow;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * touches of one name share one load.
  */
 class PerNameLoadingTest {
-  private static final ReadRequest FROM_START = new ReadRequest(0, 100, 1 << 20);
+  private static final ReadWindow FROM_START = new ReadWindow(0, 100, 1 << 20);
 
   @TempDir Path dir;
 

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.picomq.sql.backend.BackendOptions;
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
+import io.picomq.stream.ReadWindow;
 import io.picomq.stream.StreamService;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -43,9 +43,9 @@ class ProducerCrashTest {
     NodeFixture first = node(dir, 1, fault);
     first.service.create("/p", CreateRequest.of("text/plain")).join();
     assertThat(first.service.append("/p", produce(0)).join())
-        .isInstanceOf(AppendOutcome.Accepted.class);
+        .isInstanceOf(AppendVerdict.Accepted.class);
     fault.get().set(EntryFault.Mode.HOLD);
-    List<CompletableFuture<AppendOutcome>> unanswered = new ArrayList<>();
+    List<CompletableFuture<AppendVerdict>> unanswered = new ArrayList<>();
     for (int seq = 1; seq <= 3; seq++) {
       unanswered.add(first.service.append("/p", produce(seq)));
     }
@@ -57,19 +57,19 @@ class ProducerCrashTest {
       assertThat(bodies(second.service, "/p")).containsExactly("p0", "p1", "p2", "p3");
       for (int seq = 1; seq <= 3; seq++) {
         assertThat(second.service.append("/p", produce(seq)).join())
-            .isEqualTo(new AppendOutcome.Duplicate(3, 4, false));
+            .isEqualTo(new AppendVerdict.Duplicate(3, 4, false));
       }
       assertThat(second.service.append("/p", produce(6)).join())
-          .isEqualTo(new AppendOutcome.SeqGap(4, 6));
-      AppendOutcome.Accepted next =
-          (AppendOutcome.Accepted) second.service.append("/p", produce(4)).join();
+          .isEqualTo(new AppendVerdict.SeqGap(4, 6));
+      AppendVerdict.Accepted next =
+          (AppendVerdict.Accepted) second.service.append("/p", produce(4)).join();
       assertThat(next.startSeq()).isEqualTo(4);
       assertThat(bodies(second.service, "/p")).containsExactly("p0", "p1", "p2", "p3", "p4");
     }
     // The rebuilt state was written through: a third node needs no replay to agree.
     try (NodeFixture third = node(dir, 3, new AtomicReference<>())) {
       assertThat(third.service.append("/p", produce(4)).join())
-          .isEqualTo(new AppendOutcome.Duplicate(4, 5, false));
+          .isEqualTo(new AppendVerdict.Duplicate(4, 5, false));
     }
   }
 
@@ -80,7 +80,7 @@ class ProducerCrashTest {
     first.service.create("/w", CreateRequest.of("text/plain")).join();
     first.service.create("/c", CreateRequest.of("text/plain")).join();
     assertThat(first.service.append("/w", writer("a")).join())
-        .isInstanceOf(AppendOutcome.Accepted.class);
+        .isInstanceOf(AppendVerdict.Accepted.class);
     fault.get().set(EntryFault.Mode.HOLD);
     first.service.append("/w", writer("b"));
     first.service.append("/c", sealing("last"));
@@ -90,10 +90,10 @@ class ProducerCrashTest {
 
     try (NodeFixture second = node(dir, 2, new AtomicReference<>())) {
       assertThat(second.service.append("/w", writer("b")).join())
-          .isEqualTo(new AppendOutcome.WriterSeqRegression("b", "b"));
+          .isEqualTo(new AppendVerdict.WriterSeqRegression("b", "b"));
       assertThat(bodies(second.service, "/w")).containsExactly("a", "b");
       assertThat(second.service.append("/c", sealing("last")).join())
-          .isEqualTo(new AppendOutcome.Closed(1));
+          .isEqualTo(new AppendVerdict.Closed(1));
       assertThat(bodies(second.service, "/c")).containsExactly("last");
     }
   }
@@ -108,11 +108,11 @@ class ProducerCrashTest {
         .hasMessageContaining("injected");
     fault.get().set(EntryFault.Mode.PASS);
     assertThat(first.service.append("/f", produce(0)).join())
-        .isEqualTo(new AppendOutcome.Duplicate(0, 1, false));
+        .isEqualTo(new AppendVerdict.Duplicate(0, 1, false));
     first.abandon();
     try (NodeFixture second = node(dir, 2, new AtomicReference<>())) {
       assertThat(second.service.append("/f", produce(0)).join())
-          .isEqualTo(new AppendOutcome.Duplicate(0, 1, false));
+          .isEqualTo(new AppendVerdict.Duplicate(0, 1, false));
       assertThat(bodies(second.service, "/f")).containsExactly("p0");
     }
   }
@@ -162,7 +162,7 @@ class ProducerCrashTest {
 
     try (NodeFixture third = node(dir, 3, new AtomicReference<>())) {
       assertThat(third.service.append("/t", produce(0)).join())
-          .isInstanceOf(AppendOutcome.Duplicate.class);
+          .isInstanceOf(AppendVerdict.Duplicate.class);
       assertThat(bodies(third.service, "/t")).containsExactly("a", "p0");
     }
   }
@@ -204,17 +204,17 @@ class ProducerCrashTest {
       first.service.create("/r", CreateRequest.of("text/plain")).join();
       fault.get().holdAfter(random.nextInt(6));
       int total = 8;
-      List<CompletableFuture<AppendOutcome>> sent = new ArrayList<>();
+      List<CompletableFuture<AppendVerdict>> sent = new ArrayList<>();
       for (int seq = 0; seq < total; seq++) {
         sent.add(first.service.append("/r", produce(seq)));
       }
       // The input, not a wait for an effect: how far the appends get before the crash.
       Thread.sleep(random.nextInt(40));
       List<Boolean> acknowledged = new ArrayList<>();
-      for (CompletableFuture<AppendOutcome> answer : sent) {
+      for (CompletableFuture<AppendVerdict> answer : sent) {
         acknowledged.add(
             answer.isDone() && !answer.isCompletedExceptionally()
-                ? answer.join() instanceof AppendOutcome.Accepted
+                ? answer.join() instanceof AppendVerdict.Accepted
                 : false);
       }
       first.abandon();
@@ -229,15 +229,15 @@ class ProducerCrashTest {
             assertThat(survived).as("seed %d round %d", seed, round).contains("p" + seq);
             continue;
           }
-          AppendOutcome retry = second.service.append("/r", produce(seq)).join();
+          AppendVerdict retry = second.service.append("/r", produce(seq)).join();
           if (survived.contains("p" + seq)) {
             assertThat(retry)
                 .as("seed %d round %d seq %d", seed, round, seq)
-                .isInstanceOf(AppendOutcome.Duplicate.class);
+                .isInstanceOf(AppendVerdict.Duplicate.class);
           } else {
             assertThat(retry)
                 .as("seed %d round %d seq %d", seed, round, seq)
-                .isInstanceOf(AppendOutcome.Accepted.class);
+                .isInstanceOf(AppendVerdict.Accepted.class);
           }
         }
         List<String> expected = new ArrayList<>();
@@ -272,7 +272,7 @@ class ProducerCrashTest {
         .atMost(Duration.ofSeconds(30))
         .until(
             () ->
-                service.read(name, new ReadRequest(0, 1, 1)).join()
+                service.read(name, new ReadWindow(0, 1, 1)).join()
                         instanceof ReadOutcome.Batch batch
                     && batch.stream().nextSeq() >= tail);
   }
@@ -286,7 +286,7 @@ class ProducerCrashTest {
   private static List<String> bodies(StreamService service, String name) {
     ReadOutcome.Batch batch =
         (ReadOutcome.Batch)
-            service.read(name, new ReadRequest(0, Integer.MAX_VALUE, Long.MAX_VALUE)).join();
+            service.read(name, new ReadWindow(0, Integer.MAX_VALUE, Long.MAX_VALUE)).join();
     return batch.records().stream().map(record -> new String(record.body(), UTF_8)).toList();
   }
 
@@ -294,7 +294,7 @@ class ProducerCrashTest {
     return new AppendRequest(
         List.of(NewRecord.of(("p" + seq).getBytes(UTF_8))),
         Optional.empty(),
-        Optional.of(new ProducerStamp("producer", 0, seq)),
+        Optional.of(new ProducerTag("producer", 0, seq)),
         Optional.empty(),
         OptionalLong.empty(),
         false);

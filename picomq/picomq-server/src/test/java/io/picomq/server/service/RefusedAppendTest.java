@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.objectstore.s3.S3ProxyServer;
 import io.picomq.sql.backend.BackendOptions;
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
+import io.picomq.stream.ReadWindow;
 import io.picomq.stream.StreamRecord;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -68,7 +68,7 @@ class RefusedAppendTest {
       // accepted before it complete while new ones arrive.
       AtomicInteger ids = new AtomicInteger();
       AtomicInteger refused = new AtomicInteger();
-      Map<Integer, AppendOutcome> acked = new ConcurrentHashMap<>();
+      Map<Integer, AppendVerdict> acked = new ConcurrentHashMap<>();
       AtomicBoolean stop = new AtomicBoolean();
       List<Thread> writers = new ArrayList<>();
       for (int w = 0; w < 8; w++) {
@@ -107,7 +107,7 @@ class RefusedAppendTest {
       }
 
       assertThat(refused.get()).isPositive();
-      for (Map.Entry<Integer, AppendOutcome> ack : acked.entrySet()) {
+      for (Map.Entry<Integer, AppendVerdict> ack : acked.entrySet()) {
         assertFoundAtItsSeq(node, "/s", ack.getValue(), ack.getKey());
       }
       int last = ids.getAndIncrement();
@@ -132,7 +132,7 @@ class RefusedAppendTest {
       // seq 1's records are durable though its answer failed: the retry is a duplicate, and the
       // next producer seq lands right after it.
       assertThat(node.service.append("/m", produce(1)).join())
-          .isInstanceOf(AppendOutcome.Duplicate.class);
+          .isInstanceOf(AppendVerdict.Duplicate.class);
       assertFoundAtItsSeq(node, "/m", node.service.append("/m", produce(2)).join(), 2);
     }
   }
@@ -145,7 +145,7 @@ class RefusedAppendTest {
       assertFoundAtItsSeq(
           node, "/t", node.service.append("/t", AppendRequest.of(List.of(record(0)))).join(), 0);
       proxy.pause();
-      CompletableFuture<AppendOutcome> stalled;
+      CompletableFuture<AppendVerdict> stalled;
       try {
         stalled = node.service.append("/t", AppendRequest.of(List.of(record(1))));
         assertThat(stalled).isNotDone();
@@ -160,11 +160,11 @@ class RefusedAppendTest {
 
   /** The acknowledged record {@code id} is readable at once at the seq its answer reported. */
   private static void assertFoundAtItsSeq(
-      NodeFixture node, String name, AppendOutcome outcome, int id) {
-    assertThat(outcome).isInstanceOf(AppendOutcome.Accepted.class);
-    AppendOutcome.Accepted accepted = (AppendOutcome.Accepted) outcome;
+      NodeFixture node, String name, AppendVerdict outcome, int id) {
+    assertThat(outcome).isInstanceOf(AppendVerdict.Accepted.class);
+    AppendVerdict.Accepted accepted = (AppendVerdict.Accepted) outcome;
     ReadOutcome read =
-        node.service.read(name, new ReadRequest(accepted.startSeq(), 1, Long.MAX_VALUE)).join();
+        node.service.read(name, new ReadWindow(accepted.startSeq(), 1, Long.MAX_VALUE)).join();
     assertThat(read).isInstanceOf(ReadOutcome.Batch.class);
     ReadOutcome.Batch batch = (ReadOutcome.Batch) read;
     assertThat(batch.stream().nextSeq())
@@ -193,7 +193,7 @@ class RefusedAppendTest {
     return new AppendRequest(
         List.of(record((int) seq)),
         Optional.empty(),
-        Optional.of(new ProducerStamp("producer", 0, seq)),
+        Optional.of(new ProducerTag("producer", 0, seq)),
         Optional.empty(),
         OptionalLong.empty(),
         false);

@@ -4,13 +4,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
+import io.picomq.stream.ReadWindow;
 import io.picomq.stream.StreamRecord;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,16 +33,16 @@ class RestartTest {
     List<String> acknowledged = new ArrayList<>();
     NodeFixture first = new NodeFixture(metaUrl, dir, 1, Clock.systemUTC());
     first.service.create("/r", CreateRequest.of("text/plain")).join();
-    List<CompletableFuture<AppendOutcome>> pipelined = new ArrayList<>();
+    List<CompletableFuture<AppendVerdict>> pipelined = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       pipelined.add(first.service.append("/r", AppendRequest.of(List.of(record("r" + i)))));
     }
     for (int i = 0; i < pipelined.size(); i++) {
-      assertThat(pipelined.get(i).join()).isInstanceOf(AppendOutcome.Accepted.class);
+      assertThat(pipelined.get(i).join()).isInstanceOf(AppendVerdict.Accepted.class);
       acknowledged.add("r" + i);
     }
     assertThat(first.service.append("/r", produce(0)).join())
-        .isInstanceOf(AppendOutcome.Accepted.class);
+        .isInstanceOf(AppendVerdict.Accepted.class);
     acknowledged.add("p0");
     first.abandon();
 
@@ -51,7 +51,7 @@ class RestartTest {
           (ReadOutcome.Batch)
               second
                   .service
-                  .read("/r", new ReadRequest(0, Integer.MAX_VALUE, Long.MAX_VALUE))
+                  .read("/r", new ReadWindow(0, Integer.MAX_VALUE, Long.MAX_VALUE))
                   .join();
       assertThat(batch.records())
           .extracting(record -> new String(record.body(), UTF_8))
@@ -59,9 +59,9 @@ class RestartTest {
       assertThat(batch.records()).extracting(StreamRecord::seq).startsWith(0L, 1L, 2L);
       // The producer's state came back with the registry entry: a retry is a duplicate.
       assertThat(second.service.append("/r", produce(0)).join())
-          .isInstanceOf(AppendOutcome.Duplicate.class);
-      AppendOutcome.Accepted next =
-          (AppendOutcome.Accepted)
+          .isInstanceOf(AppendVerdict.Duplicate.class);
+      AppendVerdict.Accepted next =
+          (AppendVerdict.Accepted)
               second.service.append("/r", AppendRequest.of(List.of(record("after")))).join();
       assertThat(next.startSeq()).isEqualTo(acknowledged.size());
       assertThat(next.timestampMillis())
@@ -78,7 +78,7 @@ class RestartTest {
     try (NodeFixture first = new NodeFixture(metaUrl, dir, 1, Clock.systemUTC())) {
       first.service.create("/t", CreateRequest.of("text/plain")).join();
       lastTimestamp =
-          ((AppendOutcome.Accepted)
+          ((AppendVerdict.Accepted)
                   first.service.append("/t", AppendRequest.of(List.of(record("a")))).join())
               .timestampMillis();
       first.service.trim("/t", 1).join();
@@ -100,13 +100,13 @@ class RestartTest {
           (ReadOutcome.Batch)
               second
                   .service
-                  .read("/t", new ReadRequest(1, Integer.MAX_VALUE, Long.MAX_VALUE))
+                  .read("/t", new ReadWindow(1, Integer.MAX_VALUE, Long.MAX_VALUE))
                   .join();
       assertThat(batch.records()).isEmpty();
       assertThat(batch.stream().startSeq()).isEqualTo(1);
       assertThat(second.plane.state().streams().get(streamId).startOffset()).isEqualTo(trimmedTo);
-      AppendOutcome.Accepted next =
-          (AppendOutcome.Accepted)
+      AppendVerdict.Accepted next =
+          (AppendVerdict.Accepted)
               second.service.append("/t", AppendRequest.of(List.of(record("b")))).join();
       assertThat(next.startSeq()).isEqualTo(1);
       assertThat(next.timestampMillis()).isGreaterThanOrEqualTo(lastTimestamp);
@@ -126,7 +126,7 @@ class RestartTest {
     return new AppendRequest(
         List.of(record("p" + seq)),
         Optional.empty(),
-        Optional.of(new ProducerStamp("producer", 0, seq)),
+        Optional.of(new ProducerTag("producer", 0, seq)),
         Optional.empty(),
         OptionalLong.empty(),
         false);

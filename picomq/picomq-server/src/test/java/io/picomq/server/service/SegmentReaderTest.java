@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.picomq.meta.apply.Outcome;
 import io.picomq.meta.command.Command;
+import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.server.service.Registration.Segment;
 import io.picomq.stream.Expiry;
@@ -33,7 +34,8 @@ class SegmentReaderTest {
   void aForkReadsItsSourcesSegmentThenItsOwnWithinTheCaps() throws Exception {
     try (NodeFixture node =
         new NodeFixture("sqlite:" + dir.resolve("meta.db"), dir, 1, Clock.systemUTC())) {
-      Failures failures = new Failures(node.plane, node.engine, Duration.ofSeconds(10));
+      ServiceFailures failures =
+          new ServiceFailures(node.plane, node.engine, Duration.ofSeconds(10));
       Stream source = open(node, failures);
       append(source, failures, "a", "b", "c");
       append(source, failures, "d");
@@ -78,20 +80,20 @@ class SegmentReaderTest {
     assertThat(SegmentReader.segmentOf(fork, 1_000).offsetOf(1_000)).isEqualTo(995);
   }
 
-  private static Stream open(NodeFixture node, Failures failures) {
+  private static Stream open(NodeFixture node, ServiceFailures failures) {
     Outcome.StreamsCreated created =
         (Outcome.StreamsCreated)
             failures.await(node.plane.proposeAccepted(new Command.CreateStream()));
     return failures.await(node.engine.openStream(created.firstStreamId()));
   }
 
-  private static void append(Stream stream, Failures failures, String... bodies) {
+  private static void append(Stream stream, ServiceFailures failures, String... bodies) {
     List<NewRecord> records =
         java.util.Arrays.stream(bodies).map(body -> NewRecord.of(body.getBytes(UTF_8))).toList();
     ByteBuf payload = RecordBatchPayload.encode(records, 1_000, PooledByteBufAllocator.DEFAULT);
     try {
       assertThat(failures.await(stream.append(records.size(), payload)))
-          .isInstanceOf(io.picomq.s3stream.api.AppendOutcome.Appended.class);
+          .isInstanceOf(AppendOutcome.Appended.class);
     } finally {
       payload.release();
     }

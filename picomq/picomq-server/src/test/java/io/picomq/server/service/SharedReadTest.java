@@ -7,7 +7,7 @@ import io.picomq.stream.AppendRequest;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.NewRecord;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
+import io.picomq.stream.ReadWindow;
 import io.picomq.stream.StreamService;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -46,7 +46,7 @@ class SharedReadTest {
       assertThat(bodies(virtual, service, 2, 10)).containsExactly("r2", "r3");
       // The same from a platform thread (the read hops to the service's executor).
       assertThat(
-              ((ReadOutcome.Batch) service.read("/s", new ReadRequest(3, 10, 1 << 20)).join())
+              ((ReadOutcome.Batch) service.read("/s", new ReadWindow(3, 10, 1 << 20)).join())
                   .records())
           .extracting(r -> new String(r.body(), UTF_8))
           .containsExactly("r3");
@@ -56,7 +56,7 @@ class SharedReadTest {
   private static ReadOutcome read(
       ExecutorService virtual, StreamService service, long from, int max) throws Exception {
     Callable<ReadOutcome> call =
-        () -> service.read("/s", new ReadRequest(from, max, 1 << 20)).join();
+        () -> service.read("/s", new ReadWindow(from, max, 1 << 20)).join();
     return virtual.submit(call).get();
   }
 

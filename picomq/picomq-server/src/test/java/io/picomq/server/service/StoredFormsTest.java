@@ -13,7 +13,7 @@ import io.picomq.server.service.Registration.ProducerState;
 import io.picomq.server.service.Registration.Segment;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -98,10 +98,9 @@ class StoredFormsTest {
     List<BatchStamp> stamps =
         List.of(
             new BatchStamp(Optional.empty(), Optional.empty(), false),
-            new BatchStamp(
-                Optional.of(new ProducerStamp("p\u00e9", 3, 7)), Optional.empty(), false),
+            new BatchStamp(Optional.of(new ProducerTag("p\u00e9", 3, 7)), Optional.empty(), false),
             new BatchStamp(Optional.empty(), Optional.of("w-0001"), true),
-            new BatchStamp(Optional.of(new ProducerStamp("q", 0, 0)), Optional.of("z"), true));
+            new BatchStamp(Optional.of(new ProducerTag("q", 0, 0)), Optional.of("z"), true));
     for (BatchStamp stamp : stamps) {
       ByteBuf payload =
           RecordBatchPayload.encode(records, 5, stamp, PooledByteBufAllocator.DEFAULT);

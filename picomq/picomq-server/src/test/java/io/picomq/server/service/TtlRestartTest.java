@@ -9,7 +9,7 @@ import io.picomq.stream.Expiry;
 import io.picomq.stream.HeadOutcome;
 import io.picomq.stream.NewRecord;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
+import io.picomq.stream.ReadWindow;
 import io.picomq.stream.testing.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +48,7 @@ class TtlRestartTest {
         .join();
     clock.advance(Duration.ofSeconds(8));
     // Read, never written: the activity lives only in this node's memory.
-    assertThat(first.service.read("/ttl", new ReadRequest(0, 10, 1 << 20)).join())
+    assertThat(first.service.read("/ttl", new ReadWindow(0, 10, 1 << 20)).join())
         .isInstanceOf(ReadOutcome.Batch.class);
     first.abandon();
 

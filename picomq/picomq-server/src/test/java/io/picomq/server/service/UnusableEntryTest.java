@@ -7,15 +7,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.state.KvValue;
 import io.picomq.server.service.Registration.Segment;
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.DeleteOutcome;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.HeadOutcome;
-import io.picomq.stream.ListRequest;
+import io.picomq.stream.ListQuery;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamUnusableException;
 import io.picomq.stream.testing.MutableClock;
 import java.nio.ByteBuffer;
@@ -95,7 +95,7 @@ class UnusableEntryTest {
                   .service
                   .append("/huge-ttl", AppendRequest.of(List.of(NewRecord.of("x".getBytes(UTF_8)))))
                   .join())
-          .isInstanceOf(AppendOutcome.Accepted.class);
+          .isInstanceOf(AppendVerdict.Accepted.class);
       clock.advance(Duration.ofDays(365L * 1000));
       second.service.expireDue();
       assertThat(listedNames(second)).containsExactly("/far", "/huge-ttl");
@@ -116,8 +116,8 @@ class UnusableEntryTest {
   }
 
   private static List<String> listedNames(NodeFixture node) {
-    return node.service.list(new ListRequest("", Optional.empty(), 100)).join().streams().stream()
-        .map(StreamInfo::name)
+    return node.service.list(new ListQuery("", Optional.empty(), 100)).join().streams().stream()
+        .map(StreamDescription::name)
         .toList();
   }
 

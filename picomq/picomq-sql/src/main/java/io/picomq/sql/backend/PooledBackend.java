@@ -11,7 +11,7 @@ import java.sql.SQLException;
  */
 final class PooledBackend implements SqlBackend {
   private final HikariDataSource pool;
-  private final Dialect dialect;
+  private final SqlDialect dialect;
   private final TableNames tables;
   private final String description;
   private final AutoCloseable onClose;
@@ -21,7 +21,7 @@ final class PooledBackend implements SqlBackend {
    */
   PooledBackend(
       HikariDataSource pool,
-      Dialect dialect,
+      SqlDialect dialect,
       TableNames tables,
       String description,
       AutoCloseable onClose) {
@@ -33,7 +33,7 @@ final class PooledBackend implements SqlBackend {
   }
 
   @Override
-  public Dialect dialect() {
+  public SqlDialect dialect() {
     return dialect;
   }
 

@@ -28,7 +28,7 @@ final class PostgresBackend {
     try {
       return new PooledBackend(
           new HikariDataSource(config),
-          Dialect.POSTGRES,
+          SqlDialect.POSTGRES,
           options.tables(),
           url.redacted(),
           () -> {});

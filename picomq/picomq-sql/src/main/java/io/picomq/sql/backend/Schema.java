@@ -37,13 +37,13 @@ public final class Schema {
    */
   public static int ensure(SqlBackend backend) throws SQLException {
     TableNames tables = backend.tables();
-    Dialect dialect = backend.dialect();
+    SqlDialect dialect = backend.dialect();
     String int64 = dialect.int64Type();
     String bytes = dialect.bytesType();
     return backend.inTransaction(
         connection -> {
           try (Statement statement = connection.createStatement()) {
-            if (dialect == Dialect.POSTGRES) {
+            if (dialect == SqlDialect.POSTGRES) {
               statement.execute("SELECT pg_advisory_xact_lock(" + advisoryLockKey(tables) + ")");
             }
             statement.execute(

@@ -15,7 +15,7 @@ import java.sql.SQLException;
  */
 public interface SqlBackend extends AutoCloseable {
 
-  Dialect dialect();
+  SqlDialect dialect();
 
   TableNames tables();
 

@@ -37,7 +37,8 @@ final class SqliteFileBackend {
       config.setMinimumIdle(1);
       config.setConnectionTimeout(options.connectTimeout().toMillis());
       HikariDataSource pool = new HikariDataSource(config);
-      return new PooledBackend(pool, Dialect.SQLITE, options.tables(), "sqlite:" + database, lock);
+      return new PooledBackend(
+          pool, SqlDialect.SQLITE, options.tables(), "sqlite:" + database, lock);
     } catch (HikariPool.PoolInitializationException e) {
       lock.close();
       throw new SQLException(

@@ -31,8 +31,8 @@ final class SqliteMemoryBackend implements SqlBackend {
   }
 
   @Override
-  public Dialect dialect() {
-    return Dialect.SQLITE;
+  public SqlDialect dialect() {
+    return SqlDialect.SQLITE;
   }
 
   @Override

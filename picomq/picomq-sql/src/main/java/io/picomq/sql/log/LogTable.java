@@ -1,7 +1,7 @@
 package io.picomq.sql.log;
 
-import io.picomq.sql.backend.Dialect;
 import io.picomq.sql.backend.SqlBackend;
+import io.picomq.sql.backend.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,7 +40,7 @@ final class LogTable {
     this.backend = backend;
     this.writerId = Long.toString(writerId);
     String log = backend.tables().log();
-    this.notifies = backend.dialect() == Dialect.POSTGRES;
+    this.notifies = backend.dialect() == SqlDialect.POSTGRES;
     // ON CONFLICT covers two writers that guessed the same index: on Postgres the second waits
     // for the first to commit, then inserts nothing. (SQLite needs the WHERE to parse an
     // INSERT ... SELECT with an upsert clause; we have one anyway.)

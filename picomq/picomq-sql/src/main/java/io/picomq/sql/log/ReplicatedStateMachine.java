@@ -23,7 +23,7 @@ public interface ReplicatedStateMachine<S, C, R> {
    * Applies one command. Validation failures are results. Throwing is a bug: the log stops rather
    * than continue with a state other nodes may not share.
    */
-  Applied<S, R> apply(S state, C command);
+  Transition<S, R> apply(S state, C command);
 
   /** Encodes a command for the log; {@link #decodeCommand} must invert it on every node. */
   byte[] encodeCommand(C command);
@@ -31,10 +31,10 @@ public interface ReplicatedStateMachine<S, C, R> {
   /**
    * Decodes a command written by {@link #encodeCommand} of this or an older version.
    *
-   * @throws DecodeException for an unknown version or a truncated or malformed encoding; never a
+   * @throws LogDecodeException for an unknown version or a truncated or malformed encoding; never a
    *     partial command
    */
-  C decodeCommand(byte[] encoded) throws DecodeException;
+  C decodeCommand(byte[] encoded) throws LogDecodeException;
 
   /** Encodes a whole state; equal states must encode to equal bytes. */
   byte[] encodeSnapshot(S state);
@@ -42,7 +42,7 @@ public interface ReplicatedStateMachine<S, C, R> {
   /**
    * Decodes a state written by {@link #encodeSnapshot}.
    *
-   * @throws DecodeException for an unknown version or a truncated or malformed encoding
+   * @throws LogDecodeException for an unknown version or a truncated or malformed encoding
    */
-  S decodeSnapshot(byte[] encoded) throws DecodeException;
+  S decodeSnapshot(byte[] encoded) throws LogDecodeException;
 }

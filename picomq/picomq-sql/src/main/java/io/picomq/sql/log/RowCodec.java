@@ -54,19 +54,19 @@ public final class RowCodec {
   /**
    * Decodes a payload written by {@link #encode}.
    *
-   * @throws DecodeException if the payload is not a whole, valid version-1 row
+   * @throws LogDecodeException if the payload is not a whole, valid version-1 row
    */
-  public static LogRow decode(byte[] payload) throws DecodeException {
+  public static LogRow decode(byte[] payload) throws LogDecodeException {
     if (payload.length < HEADER_BYTES + CRC_BYTES) {
-      throw new DecodeException("row of " + payload.length + " bytes is shorter than a header");
+      throw new LogDecodeException("row of " + payload.length + " bytes is shorter than a header");
     }
     if (payload[0] != VERSION) {
-      throw new DecodeException("unknown row format version " + (payload[0] & 0xFF));
+      throw new LogDecodeException("unknown row format version " + (payload[0] & 0xFF));
     }
     ByteBuffer in = ByteBuffer.wrap(payload, 0, payload.length - CRC_BYTES);
     int storedCrc = ByteBuffer.wrap(payload, payload.length - CRC_BYTES, CRC_BYTES).getInt();
     if (storedCrc != crc(payload, payload.length - CRC_BYTES)) {
-      throw new DecodeException("row checksum mismatch");
+      throw new LogDecodeException("row checksum mismatch");
     }
     try {
       in.get();
@@ -74,13 +74,13 @@ public final class RowCodec {
       long batchSequence = in.getLong();
       int count = Short.toUnsignedInt(in.getShort());
       if (count == 0) {
-        throw new DecodeException("row holds no commands");
+        throw new LogDecodeException("row holds no commands");
       }
       List<byte[]> commands = new ArrayList<>(count);
       for (int i = 0; i < count; i++) {
         int length = in.getInt();
         if (length < 0 || length > in.remaining()) {
-          throw new DecodeException(
+          throw new LogDecodeException(
               "command "
                   + i
                   + " claims "
@@ -93,11 +93,11 @@ public final class RowCodec {
         commands.add(command);
       }
       if (in.hasRemaining()) {
-        throw new DecodeException(in.remaining() + " bytes follow the last command");
+        throw new LogDecodeException(in.remaining() + " bytes follow the last command");
       }
       return new LogRow(writerId, batchSequence, commands);
     } catch (BufferUnderflowException e) {
-      throw new DecodeException("row is truncated", e);
+      throw new LogDecodeException("row is truncated", e);
     }
   }
 

@@ -31,21 +31,21 @@ final class SnapshotCodec {
     return out.array();
   }
 
-  static Envelope decode(long expectedIndex, byte[] payload) throws DecodeException {
+  static Envelope decode(long expectedIndex, byte[] payload) throws LogDecodeException {
     if (payload.length < HEADER_BYTES + CRC_BYTES) {
-      throw new DecodeException(
+      throw new LogDecodeException(
           "snapshot of " + payload.length + " bytes is shorter than a header");
     }
     if (payload[0] != VERSION) {
-      throw new DecodeException("unknown snapshot format version " + (payload[0] & 0xFF));
+      throw new LogDecodeException("unknown snapshot format version " + (payload[0] & 0xFF));
     }
     int end = payload.length - CRC_BYTES;
     if (ByteBuffer.wrap(payload, end, CRC_BYTES).getInt() != RowCodec.crc(payload, end)) {
-      throw new DecodeException("snapshot checksum mismatch");
+      throw new LogDecodeException("snapshot checksum mismatch");
     }
     long index = ByteBuffer.wrap(payload, 1, 8).getLong();
     if (index != expectedIndex) {
-      throw new DecodeException(
+      throw new LogDecodeException(
           "snapshot says it ends at row " + index + " but is stored as row " + expectedIndex);
     }
     return new Envelope(index, Arrays.copyOfRange(payload, HEADER_BYTES, end));

@@ -1,7 +1,7 @@
 package io.picomq.sql.log;
 
-import io.picomq.sql.backend.Dialect;
 import io.picomq.sql.backend.SqlBackend;
+import io.picomq.sql.backend.SqlDialect;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,7 +122,7 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
             options);
     // A SQLite database is one node's; on Postgres the other nodes' rows arrive as notifications.
     this.listener =
-        backend.dialect() == Dialect.POSTGRES
+        backend.dialect() == SqlDialect.POSTGRES
             ? Optional.of(
                 new LogListener(
                     backend,

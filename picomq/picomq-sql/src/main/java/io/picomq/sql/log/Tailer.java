@@ -180,7 +180,7 @@ final class Tailer<S, C, R> implements Runnable {
       state =
           machine.decodeSnapshot(
               SnapshotCodec.decode(snapshot.index(), snapshot.payload()).state());
-    } catch (DecodeException e) {
+    } catch (LogDecodeException e) {
       stopSink.accept(
           new LogStoppedException(
               snapshot.index(),
@@ -203,7 +203,7 @@ final class Tailer<S, C, R> implements Runnable {
       for (byte[] command : decoded.commands()) {
         commands.add(machine.decodeCommand(command));
       }
-    } catch (DecodeException e) {
+    } catch (LogDecodeException e) {
       stopSink.accept(
           new LogStoppedException(
               row.index(), LogStoppedException.Reason.UNDECODABLE_ROW, e.getMessage(), e));
@@ -213,7 +213,7 @@ final class Tailer<S, C, R> implements Runnable {
     List<R> results = new ArrayList<>(commands.size());
     try {
       for (C command : commands) {
-        Applied<S, R> applied = machine.apply(state, command);
+        Transition<S, R> applied = machine.apply(state, command);
         state = applied.state();
         results.add(applied.result());
       }

@@ -18,9 +18,8 @@ import io.picomq.sql.lease.LeaseRow;
 import io.picomq.sql.lease.LeaseState;
 import io.picomq.sql.lease.LeaseTable;
 import io.picomq.sql.lease.MaintenanceLease;
-import io.picomq.sql.log.Applied;
-import io.picomq.sql.log.DecodeException;
 import io.picomq.sql.log.LogClosedException;
+import io.picomq.sql.log.LogDecodeException;
 import io.picomq.sql.log.LogOptions;
 import io.picomq.sql.log.LogOverloadedException;
 import io.picomq.sql.log.LogRow;
@@ -28,6 +27,7 @@ import io.picomq.sql.log.LogStoppedException;
 import io.picomq.sql.log.ProposalOutcomeUnknownException;
 import io.picomq.sql.log.RowCodec;
 import io.picomq.sql.log.SqlLog;
+import io.picomq.sql.log.Transition;
 import io.picomq.sql.log.View;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
@@ -458,11 +458,12 @@ public abstract class MetaPlaneContract {
   }
 
   /** The state the log's rows say, computed independently of {@link SqlLog}. */
-  private static KvState replay(List<byte[]> payloads) throws DecodeException {
+  private static KvState replay(List<byte[]> payloads) throws LogDecodeException {
     KvState state = MACHINE.initial();
     for (byte[] payload : payloads) {
       for (byte[] command : RowCodec.decode(payload).commands()) {
-        Applied<KvState, KvResult> applied = MACHINE.apply(state, MACHINE.decodeCommand(command));
+        Transition<KvState, KvResult> applied =
+            MACHINE.apply(state, MACHINE.decodeCommand(command));
         state = applied.state();
       }
     }

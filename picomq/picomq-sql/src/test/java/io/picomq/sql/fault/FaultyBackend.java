@@ -1,7 +1,7 @@
 package io.picomq.sql.fault;
 
-import io.picomq.sql.backend.Dialect;
 import io.picomq.sql.backend.SqlBackend;
+import io.picomq.sql.backend.SqlDialect;
 import io.picomq.sql.backend.SqlWork;
 import io.picomq.sql.backend.TableNames;
 import java.lang.reflect.InvocationHandler;
@@ -103,7 +103,7 @@ public final class FaultyBackend implements SqlBackend {
   }
 
   @Override
-  public Dialect dialect() {
+  public SqlDialect dialect() {
     return delegate.dialect();
   }
 

@@ -1,8 +1,8 @@
 package io.picomq.sql.kv;
 
-import io.picomq.sql.log.Applied;
-import io.picomq.sql.log.DecodeException;
+import io.picomq.sql.log.LogDecodeException;
 import io.picomq.sql.log.ReplicatedStateMachine;
+import io.picomq.sql.log.Transition;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -34,7 +34,7 @@ public final class KvMachine implements ReplicatedStateMachine<KvState, KvComman
   }
 
   @Override
-  public Applied<KvState, KvResult> apply(KvState state, KvCommand command) {
+  public Transition<KvState, KvResult> apply(KvState state, KvCommand command) {
     Optional<String> previous = Optional.ofNullable(state.entries().get(command.key()));
     PMap<String, String> entries =
         switch (command) {
@@ -49,7 +49,7 @@ public final class KvMachine implements ReplicatedStateMachine<KvState, KvComman
         };
     long sequence = state.applied() + 1;
     long orderHash = state.orderHash() * 1_000_003L + Arrays.hashCode(encodeCommand(command));
-    return new Applied<>(
+    return new Transition<>(
         new KvState(entries, sequence, orderHash),
         new KvResult(sequence, entries != state.entries(), previous));
   }
@@ -85,7 +85,7 @@ public final class KvMachine implements ReplicatedStateMachine<KvState, KvComman
   }
 
   @Override
-  public KvCommand decodeCommand(byte[] encoded) throws DecodeException {
+  public KvCommand decodeCommand(byte[] encoded) throws LogDecodeException {
     ByteBuffer in = ByteBuffer.wrap(encoded);
     try {
       requireVersion(in.get(), "command");
@@ -96,12 +96,12 @@ public final class KvMachine implements ReplicatedStateMachine<KvState, KvComman
             case PUT_IF_ABSENT -> new KvCommand.PutIfAbsent(string(in), string(in));
             case COMPARE_AND_PUT -> new KvCommand.CompareAndPut(string(in), string(in), string(in));
             case DELETE -> new KvCommand.Delete(string(in));
-            default -> throw new DecodeException("unknown kv command op " + op);
+            default -> throw new LogDecodeException("unknown kv command op " + op);
           };
       requireConsumed(in);
       return command;
     } catch (BufferUnderflowException e) {
-      throw new DecodeException("kv command is truncated", e);
+      throw new LogDecodeException("kv command is truncated", e);
     }
   }
 
@@ -122,7 +122,7 @@ public final class KvMachine implements ReplicatedStateMachine<KvState, KvComman
   }
 
   @Override
-  public KvState decodeSnapshot(byte[] encoded) throws DecodeException {
+  public KvState decodeSnapshot(byte[] encoded) throws LogDecodeException {
     ByteBuffer in = ByteBuffer.wrap(encoded);
     try {
       requireVersion(in.get(), "snapshot");
@@ -130,7 +130,7 @@ public final class KvMachine implements ReplicatedStateMachine<KvState, KvComman
       long orderHash = in.getLong();
       int count = in.getInt();
       if (count < 0) {
-        throw new DecodeException("negative entry count " + count);
+        throw new LogDecodeException("negative entry count " + count);
       }
       PMap<String, String> entries = HashTreePMap.empty();
       for (int i = 0; i < count; i++) {
@@ -139,27 +139,27 @@ public final class KvMachine implements ReplicatedStateMachine<KvState, KvComman
       requireConsumed(in);
       return new KvState(entries, applied, orderHash);
     } catch (BufferUnderflowException e) {
-      throw new DecodeException("kv snapshot is truncated", e);
+      throw new LogDecodeException("kv snapshot is truncated", e);
     }
   }
 
-  private static void requireVersion(byte version, String what) throws DecodeException {
+  private static void requireVersion(byte version, String what) throws LogDecodeException {
     if (version != VERSION) {
-      throw new DecodeException("unknown kv " + what + " version " + version);
+      throw new LogDecodeException("unknown kv " + what + " version " + version);
     }
   }
 
-  private static void requireConsumed(ByteBuffer in) throws DecodeException {
+  private static void requireConsumed(ByteBuffer in) throws LogDecodeException {
     if (in.hasRemaining()) {
-      throw new DecodeException(in.remaining() + " trailing bytes");
+      throw new LogDecodeException(in.remaining() + " trailing bytes");
     }
   }
 
   /** Reads what {@link DataOutputStream#writeUTF} wrote (ASCII-safe modified UTF-8). */
-  private static String string(ByteBuffer in) throws DecodeException {
+  private static String string(ByteBuffer in) throws LogDecodeException {
     int length = Short.toUnsignedInt(in.getShort());
     if (length > in.remaining()) {
-      throw new DecodeException("string of " + length + " bytes, " + in.remaining() + " left");
+      throw new LogDecodeException("string of " + length + " bytes, " + in.remaining() + " left");
     }
     byte[] bytes = new byte[length];
     in.get(bytes);

@@ -34,7 +34,7 @@ class RowCodecTest {
   private static LogRow decoded(byte[] payload) {
     try {
       return RowCodec.decode(payload);
-    } catch (DecodeException e) {
+    } catch (LogDecodeException e) {
       throw new AssertionError("refused a well-formed row: " + e.getMessage(), e);
     }
   }
@@ -64,7 +64,7 @@ class RowCodecTest {
               byte[] payload = RowCodec.encode(row(seed));
               payload[position % payload.length] ^= (byte) (int) flip;
               assertThatThrownBy(() -> RowCodec.decode(payload))
-                  .isInstanceOf(DecodeException.class);
+                  .isInstanceOf(LogDecodeException.class);
             });
   }
 
@@ -77,12 +77,12 @@ class RowCodecTest {
               byte[] payload = RowCodec.encode(row(seed));
               byte[] truncated = Arrays.copyOf(payload, cut % payload.length);
               assertThatThrownBy(() -> RowCodec.decode(truncated))
-                  .isInstanceOf(DecodeException.class);
+                  .isInstanceOf(LogDecodeException.class);
             });
   }
 
   @Test
-  void theDocumentedExampleEncodesAsDocumented() throws DecodeException {
+  void theDocumentedExampleEncodesAsDocumented() throws LogDecodeException {
     byte[] payload = RowCodec.encode(new LogRow(7, 1, List.of(new byte[] {0x0A, 0x0B, 0x0C})));
     assertThat(payload).hasSize(30);
     assertThat(HexFormat.of().formatHex(payload, 0, 26))
@@ -95,7 +95,7 @@ class RowCodecTest {
     byte[] payload = RowCodec.encode(new LogRow(1, 1, List.of(new byte[] {1})));
     payload[0] = 2;
     assertThatThrownBy(() -> RowCodec.decode(payload))
-        .isInstanceOf(DecodeException.class)
+        .isInstanceOf(LogDecodeException.class)
         .hasMessage("unknown row format version 2");
   }
 
@@ -113,25 +113,25 @@ class RowCodecTest {
   @Test
   void aWellSealedRowWithABadStructureIsRefusedWithItsReason() {
     assertThatThrownBy(() -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0000")))
-        .isInstanceOf(DecodeException.class)
+        .isInstanceOf(LogDecodeException.class)
         .hasMessage("row holds no commands");
     assertThatThrownBy(
             () -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0001" + "00000005" + "0a0b0c")))
-        .isInstanceOf(DecodeException.class)
+        .isInstanceOf(LogDecodeException.class)
         .hasMessage("command 0 claims 5 bytes, row has 3");
     assertThatThrownBy(
             () -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0001" + "00000003" + "0a0b0c" + "ff")))
-        .isInstanceOf(DecodeException.class)
+        .isInstanceOf(LogDecodeException.class)
         .hasMessage("1 bytes follow the last command");
     assertThatThrownBy(
             () -> RowCodec.decode(sealed(WRITER_7_BATCH_1 + "0002" + "00000003" + "0a0b0c")))
         .as("the second command is missing")
-        .isInstanceOf(DecodeException.class)
+        .isInstanceOf(LogDecodeException.class)
         .hasMessage("row is truncated");
   }
 
   @Test
-  void aRowHoldsOneTo65535Commands() throws DecodeException {
+  void aRowHoldsOneTo65535Commands() throws LogDecodeException {
     assertThatThrownBy(() -> new LogRow(1, 1, List.of()))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new LogRow(1, 1, Collections.nCopies(65_536, new byte[0])))

@@ -1,19 +1,19 @@
 package io.picomq.stream.testing;
 
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateOutcome;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.DeleteOutcome;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.ForkPoint;
 import io.picomq.stream.HeadOutcome;
-import io.picomq.stream.ListRequest;
+import io.picomq.stream.ListQuery;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.ReadWindow;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamPage;
 import io.picomq.stream.StreamRecord;
 import io.picomq.stream.StreamService;
@@ -69,12 +69,12 @@ public final class InMemoryStreamService implements StreamService {
   }
 
   @Override
-  public CompletableFuture<AppendOutcome> append(String name, AppendRequest request) {
+  public CompletableFuture<AppendVerdict> append(String name, AppendRequest request) {
     return locked(() -> appendLocked(name, request));
   }
 
   @Override
-  public CompletableFuture<ReadOutcome> read(String name, ReadRequest request) {
+  public CompletableFuture<ReadOutcome> read(String name, ReadWindow request) {
     return locked(() -> readLocked(name, request));
   }
 
@@ -128,11 +128,11 @@ public final class InMemoryStreamService implements StreamService {
   }
 
   @Override
-  public CompletableFuture<StreamPage> list(ListRequest request) {
+  public CompletableFuture<StreamPage> list(ListQuery request) {
     return locked(
         () -> {
           Instant now = clock.instant();
-          List<StreamInfo> page = new ArrayList<>();
+          List<StreamDescription> page = new ArrayList<>();
           boolean hasMore = false;
           String from = request.startAfter().orElse(request.prefix());
           for (Stream stream : byName.tailMap(from, request.startAfter().isEmpty()).values()) {
@@ -308,26 +308,26 @@ public final class InMemoryStreamService implements StreamService {
     return null;
   }
 
-  private AppendOutcome appendLocked(String name, AppendRequest request) {
+  private AppendVerdict appendLocked(String name, AppendRequest request) {
     Instant now = clock.instant();
     Stream stream = lookup(name);
     if (stream == null) {
-      return new AppendOutcome.NotFound();
+      return new AppendVerdict.NotFound();
     }
     if (stream.softDeleted) {
-      return new AppendOutcome.Gone();
+      return new AppendVerdict.Gone();
     }
     stream.touch(now);
     if (!request.records().isEmpty()
         && request.contentType().isPresent()
         && !StreamService.sameMediaType(request.contentType().get(), stream.contentType)) {
-      return new AppendOutcome.ContentTypeMismatch(stream.contentType);
+      return new AppendVerdict.ContentTypeMismatch(stream.contentType);
     }
     ProducerState proposed = null;
     if (request.producer().isPresent()) {
-      ProducerStamp stamp = request.producer().get();
+      ProducerTag stamp = request.producer().get();
       ProducerState known = stream.producers.get(stamp.id());
-      AppendOutcome refused = judgeProducer(stream, known, stamp);
+      AppendVerdict refused = judgeProducer(stream, known, stamp);
       if (refused != null) {
         return refused;
       }
@@ -335,20 +335,20 @@ public final class InMemoryStreamService implements StreamService {
     }
     if (stream.closed) {
       if (request.records().isEmpty() && request.producer().isEmpty()) {
-        return new AppendOutcome.Accepted(
+        return new AppendVerdict.Accepted(
             stream.nextSeq(), stream.nextSeq(), stream.lastTimestamp, true);
       }
-      return new AppendOutcome.Closed(stream.nextSeq());
+      return new AppendVerdict.Closed(stream.nextSeq());
     }
     if (request.writerSeq().isPresent() && stream.lastWriterSeq != null) {
       String received = request.writerSeq().get();
       if (compareUtf8(received, stream.lastWriterSeq) <= 0) {
-        return new AppendOutcome.WriterSeqRegression(stream.lastWriterSeq, received);
+        return new AppendVerdict.WriterSeqRegression(stream.lastWriterSeq, received);
       }
     }
     if (request.expectedNextSeq().isPresent()
         && request.expectedNextSeq().getAsLong() != stream.nextSeq()) {
-      return new AppendOutcome.TailMismatch(
+      return new AppendVerdict.TailMismatch(
           request.expectedNextSeq().getAsLong(), stream.nextSeq());
     }
     long startSeq = stream.nextSeq();
@@ -362,30 +362,30 @@ public final class InMemoryStreamService implements StreamService {
       stream.closed = true;
       stream.wakeAll();
     }
-    return new AppendOutcome.Accepted(startSeq, stream.nextSeq(), timestamp, stream.closed);
+    return new AppendVerdict.Accepted(startSeq, stream.nextSeq(), timestamp, stream.closed);
   }
 
   /** The refusal for this producer stamp, or null when the append may go on. */
-  private static AppendOutcome judgeProducer(
-      Stream stream, ProducerState known, ProducerStamp stamp) {
+  private static AppendVerdict judgeProducer(
+      Stream stream, ProducerState known, ProducerTag stamp) {
     if (known == null) {
-      return stamp.seq() == 0 ? null : new AppendOutcome.SeqGap(0, stamp.seq());
+      return stamp.seq() == 0 ? null : new AppendVerdict.SeqGap(0, stamp.seq());
     }
     if (stamp.epoch() < known.epoch) {
-      return new AppendOutcome.StaleEpoch(known.epoch);
+      return new AppendVerdict.StaleEpoch(known.epoch);
     }
     if (stamp.epoch() > known.epoch) {
       return stamp.seq() == 0
           ? null
-          : new AppendOutcome.EpochMustStartAtZero(stamp.epoch(), stamp.seq());
+          : new AppendVerdict.EpochMustStartAtZero(stamp.epoch(), stamp.seq());
     }
     if (stamp.seq() <= known.lastSeq) {
-      return new AppendOutcome.Duplicate(known.lastSeq, stream.nextSeq(), stream.closed);
+      return new AppendVerdict.Duplicate(known.lastSeq, stream.nextSeq(), stream.closed);
     }
     if (stamp.seq() == known.lastSeq + 1) {
       return null;
     }
-    return new AppendOutcome.SeqGap(known.lastSeq + 1, stamp.seq());
+    return new AppendVerdict.SeqGap(known.lastSeq + 1, stamp.seq());
   }
 
   private static int compareUtf8(String a, String b) {
@@ -393,7 +393,7 @@ public final class InMemoryStreamService implements StreamService {
         a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
   }
 
-  private ReadOutcome readLocked(String name, ReadRequest request) {
+  private ReadOutcome readLocked(String name, ReadWindow request) {
     Stream stream = lookup(name);
     if (stream == null) {
       return new ReadOutcome.NotFound();
@@ -462,14 +462,14 @@ public final class InMemoryStreamService implements StreamService {
     }
   }
 
-  private static StreamInfo info(Stream stream) {
+  private static StreamDescription info(Stream stream) {
     Optional<Instant> expiresAt =
         switch (stream.expiry) {
           case Expiry.Never never -> Optional.empty();
           case Expiry.Ttl ttl -> Optional.of(stream.lastActivity.plusSeconds(ttl.seconds()));
           case Expiry.At at -> Optional.of(at.instant());
         };
-    return new StreamInfo(
+    return new StreamDescription(
         stream.name,
         stream.streamId,
         stream.contentType,

@@ -3,20 +3,20 @@ package io.picomq.stream.testing;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.picomq.stream.AppendOutcome;
 import io.picomq.stream.AppendRequest;
+import io.picomq.stream.AppendVerdict;
 import io.picomq.stream.CreateOutcome;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.DeleteOutcome;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.ForkPoint;
 import io.picomq.stream.HeadOutcome;
-import io.picomq.stream.ListRequest;
+import io.picomq.stream.ListQuery;
 import io.picomq.stream.NewRecord;
-import io.picomq.stream.ProducerStamp;
+import io.picomq.stream.ProducerTag;
 import io.picomq.stream.ReadOutcome;
-import io.picomq.stream.ReadRequest;
-import io.picomq.stream.StreamInfo;
+import io.picomq.stream.ReadWindow;
+import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamRecord;
 import io.picomq.stream.StreamService;
 import io.picomq.stream.TrimOutcome;
@@ -118,12 +118,12 @@ public abstract class StreamServiceContract {
   @Test
   void appendsTakeConsecutiveSeqsAndOneTimestampPerCall() {
     create("/a", CreateRequest.of("text/plain"));
-    AppendOutcome.Accepted first = (AppendOutcome.Accepted) append("/a", "a", "b");
+    AppendVerdict.Accepted first = (AppendVerdict.Accepted) append("/a", "a", "b");
     assertThat(first.startSeq()).isZero();
     assertThat(first.nextSeq()).isEqualTo(2);
     assertThat(first.timestampMillis()).isEqualTo(START.toEpochMilli());
     clock.advance(Duration.ofSeconds(1));
-    AppendOutcome.Accepted second = (AppendOutcome.Accepted) append("/a", "c");
+    AppendVerdict.Accepted second = (AppendVerdict.Accepted) append("/a", "c");
     assertThat(second.startSeq()).isEqualTo(2);
     assertThat(second.timestampMillis()).isEqualTo(START.toEpochMilli() + 1000);
     List<StreamRecord> records = readAll("/a").records();
@@ -137,9 +137,9 @@ public abstract class StreamServiceContract {
   @Test
   void timestampsNeverGoBackwardsWhenTheClockDoes() {
     create("/a", CreateRequest.of("text/plain"));
-    AppendOutcome.Accepted first = (AppendOutcome.Accepted) append("/a", "a");
+    AppendVerdict.Accepted first = (AppendVerdict.Accepted) append("/a", "a");
     clock.set(START.minusSeconds(30));
-    AppendOutcome.Accepted second = (AppendOutcome.Accepted) append("/a", "b");
+    AppendVerdict.Accepted second = (AppendVerdict.Accepted) append("/a", "b");
     assertThat(second.timestampMillis()).isGreaterThanOrEqualTo(first.timestampMillis());
   }
 
@@ -155,16 +155,16 @@ public abstract class StreamServiceContract {
 
   @Test
   void appendToAMissingStream() {
-    assertThat(append("/missing", "x")).isInstanceOf(AppendOutcome.NotFound.class);
+    assertThat(append("/missing", "x")).isInstanceOf(AppendVerdict.NotFound.class);
   }
 
   @Test
   void contentTypeIsCheckedByMediaType() {
     create("/a", CreateRequest.of("application/json"));
     assertThat(appendTyped("/a", "text/plain"))
-        .isEqualTo(new AppendOutcome.ContentTypeMismatch("application/json"));
+        .isEqualTo(new AppendVerdict.ContentTypeMismatch("application/json"));
     assertThat(appendTyped("/a", "Application/JSON; charset=utf-8"))
-        .isInstanceOf(AppendOutcome.Accepted.class);
+        .isInstanceOf(AppendVerdict.Accepted.class);
   }
 
   @Test
@@ -180,12 +180,12 @@ public abstract class StreamServiceContract {
             OptionalLong.empty(),
             true);
     assertThat(join(service.append("/a", closeWithRecord)))
-        .isEqualTo(new AppendOutcome.Accepted(1, 2, START.toEpochMilli(), true));
+        .isEqualTo(new AppendVerdict.Accepted(1, 2, START.toEpochMilli(), true));
     assertThat(join(service.append("/a", AppendRequest.closeOnly())))
         .isInstanceOfSatisfying(
-            AppendOutcome.Accepted.class, accepted -> assertThat(accepted.nextSeq()).isEqualTo(2));
-    assertThat(append("/a", "late")).isEqualTo(new AppendOutcome.Closed(2));
-    assertThat(join(service.append("/a", closeWithRecord))).isEqualTo(new AppendOutcome.Closed(2));
+            AppendVerdict.Accepted.class, accepted -> assertThat(accepted.nextSeq()).isEqualTo(2));
+    assertThat(append("/a", "late")).isEqualTo(new AppendVerdict.Closed(2));
+    assertThat(join(service.append("/a", closeWithRecord))).isEqualTo(new AppendVerdict.Closed(2));
     assertThat(bodies(readAll("/a"))).containsExactly("x", "last");
   }
 
@@ -194,22 +194,22 @@ public abstract class StreamServiceContract {
     create("/a", CreateRequest.of("text/plain"));
     append("/a", "x");
     assertThat(join(service.append("/a", expecting(0))))
-        .isEqualTo(new AppendOutcome.TailMismatch(0, 1));
-    assertThat(join(service.append("/a", expecting(1)))).isInstanceOf(AppendOutcome.Accepted.class);
+        .isEqualTo(new AppendVerdict.TailMismatch(0, 1));
+    assertThat(join(service.append("/a", expecting(1)))).isInstanceOf(AppendVerdict.Accepted.class);
   }
 
   @Test
   void writerSeqsMustRiseByteWise() {
     create("/a", CreateRequest.of("text/plain"));
-    assertThat(writerSeq("/a", "2")).isInstanceOf(AppendOutcome.Accepted.class);
-    assertThat(writerSeq("/a", "10")).isEqualTo(new AppendOutcome.WriterSeqRegression("2", "10"));
-    assertThat(writerSeq("/a", "2")).isInstanceOf(AppendOutcome.WriterSeqRegression.class);
-    assertThat(writerSeq("/a", "20")).isInstanceOf(AppendOutcome.Accepted.class);
-    assertThat(writerSeq("/a", "B")).isInstanceOf(AppendOutcome.Accepted.class);
-    assertThat(writerSeq("/a", "a")).isInstanceOf(AppendOutcome.Accepted.class);
+    assertThat(writerSeq("/a", "2")).isInstanceOf(AppendVerdict.Accepted.class);
+    assertThat(writerSeq("/a", "10")).isEqualTo(new AppendVerdict.WriterSeqRegression("2", "10"));
+    assertThat(writerSeq("/a", "2")).isInstanceOf(AppendVerdict.WriterSeqRegression.class);
+    assertThat(writerSeq("/a", "20")).isInstanceOf(AppendVerdict.Accepted.class);
+    assertThat(writerSeq("/a", "B")).isInstanceOf(AppendVerdict.Accepted.class);
+    assertThat(writerSeq("/a", "a")).isInstanceOf(AppendVerdict.Accepted.class);
     // U+FFFD sorts after U+1F600 in UTF-16 but before it in UTF-8.
-    assertThat(writerSeq("/a", "\uFFFD")).isInstanceOf(AppendOutcome.Accepted.class);
-    assertThat(writerSeq("/a", "\uD83D\uDE00")).isInstanceOf(AppendOutcome.Accepted.class);
+    assertThat(writerSeq("/a", "\uFFFD")).isInstanceOf(AppendVerdict.Accepted.class);
+    assertThat(writerSeq("/a", "\uD83D\uDE00")).isInstanceOf(AppendVerdict.Accepted.class);
   }
 
   // ---- idempotent producers -----------------------------------------------------------------
@@ -217,16 +217,16 @@ public abstract class StreamServiceContract {
   @Test
   void producerSeqsDeduplicateAndFence() {
     create("/a", CreateRequest.of("text/plain"));
-    assertThat(produce("/a", "p", 0, 0)).isInstanceOf(AppendOutcome.Accepted.class);
-    assertThat(produce("/a", "p", 0, 1)).isInstanceOf(AppendOutcome.Accepted.class);
-    assertThat(produce("/a", "p", 0, 2)).isInstanceOf(AppendOutcome.Accepted.class);
-    assertThat(produce("/a", "p", 0, 1)).isEqualTo(new AppendOutcome.Duplicate(2, 3, false));
-    assertThat(produce("/a", "p", 0, 4)).isEqualTo(new AppendOutcome.SeqGap(3, 4));
-    assertThat(produce("/a", "p", 1, 3)).isEqualTo(new AppendOutcome.EpochMustStartAtZero(1, 3));
-    assertThat(produce("/a", "p", 1, 0)).isInstanceOf(AppendOutcome.Accepted.class);
-    assertThat(produce("/a", "p", 0, 3)).isEqualTo(new AppendOutcome.StaleEpoch(1));
-    assertThat(produce("/a", "q", 0, 5)).isEqualTo(new AppendOutcome.SeqGap(0, 5));
-    assertThat(produce("/a", "q", 7, 0)).isInstanceOf(AppendOutcome.Accepted.class);
+    assertThat(produce("/a", "p", 0, 0)).isInstanceOf(AppendVerdict.Accepted.class);
+    assertThat(produce("/a", "p", 0, 1)).isInstanceOf(AppendVerdict.Accepted.class);
+    assertThat(produce("/a", "p", 0, 2)).isInstanceOf(AppendVerdict.Accepted.class);
+    assertThat(produce("/a", "p", 0, 1)).isEqualTo(new AppendVerdict.Duplicate(2, 3, false));
+    assertThat(produce("/a", "p", 0, 4)).isEqualTo(new AppendVerdict.SeqGap(3, 4));
+    assertThat(produce("/a", "p", 1, 3)).isEqualTo(new AppendVerdict.EpochMustStartAtZero(1, 3));
+    assertThat(produce("/a", "p", 1, 0)).isInstanceOf(AppendVerdict.Accepted.class);
+    assertThat(produce("/a", "p", 0, 3)).isEqualTo(new AppendVerdict.StaleEpoch(1));
+    assertThat(produce("/a", "q", 0, 5)).isEqualTo(new AppendVerdict.SeqGap(0, 5));
+    assertThat(produce("/a", "q", 7, 0)).isInstanceOf(AppendVerdict.Accepted.class);
     assertThat(bodies(readAll("/a"))).containsExactly("p0.0", "p0.1", "p0.2", "p1.0", "q7.0");
   }
 
@@ -237,13 +237,13 @@ public abstract class StreamServiceContract {
         new AppendRequest(
             records("x"),
             Optional.empty(),
-            Optional.of(new ProducerStamp("p", 0, 0)),
+            Optional.of(new ProducerTag("p", 0, 0)),
             Optional.empty(),
             OptionalLong.of(9),
             false);
     assertThat(join(service.append("/a", conditional)))
-        .isInstanceOf(AppendOutcome.TailMismatch.class);
-    assertThat(produce("/a", "p", 0, 0)).isInstanceOf(AppendOutcome.Accepted.class);
+        .isInstanceOf(AppendVerdict.TailMismatch.class);
+    assertThat(produce("/a", "p", 0, 0)).isInstanceOf(AppendVerdict.Accepted.class);
   }
 
   @Test
@@ -253,15 +253,15 @@ public abstract class StreamServiceContract {
         new AppendRequest(
             records("final"),
             Optional.empty(),
-            Optional.of(new ProducerStamp("p", 0, 0)),
+            Optional.of(new ProducerTag("p", 0, 0)),
             Optional.empty(),
             OptionalLong.empty(),
             true);
-    assertThat(join(service.append("/a", closing))).isInstanceOf(AppendOutcome.Accepted.class);
+    assertThat(join(service.append("/a", closing))).isInstanceOf(AppendVerdict.Accepted.class);
     assertThat(join(service.append("/a", closing)))
-        .isEqualTo(new AppendOutcome.Duplicate(0, 1, true));
-    assertThat(produce("/a", "p", 0, 1)).isEqualTo(new AppendOutcome.Closed(1));
-    assertThat(produce("/a", "other", 0, 0)).isEqualTo(new AppendOutcome.Closed(1));
+        .isEqualTo(new AppendVerdict.Duplicate(0, 1, true));
+    assertThat(produce("/a", "p", 0, 1)).isEqualTo(new AppendVerdict.Closed(1));
+    assertThat(produce("/a", "other", 0, 0)).isEqualTo(new AppendVerdict.Closed(1));
   }
 
   // ---- read ---------------------------------------------------------------------------------
@@ -280,9 +280,9 @@ public abstract class StreamServiceContract {
     assertThat(atTail.records()).isEmpty();
     assertThat(atTail.upToDate()).isTrue();
     assertThat(atTail.endOfStream()).isFalse();
-    assertThat(join(service.read("/a", new ReadRequest(4, 1, 1))))
+    assertThat(join(service.read("/a", new ReadWindow(4, 1, 1))))
         .isEqualTo(new ReadOutcome.BeyondTail(3));
-    assertThat(join(service.read("/missing", new ReadRequest(0, 1, 1))))
+    assertThat(join(service.read("/missing", new ReadWindow(0, 1, 1))))
         .isInstanceOf(ReadOutcome.NotFound.class);
   }
 
@@ -293,7 +293,7 @@ public abstract class StreamServiceContract {
     assertThat(join(service.trim("/a", 2))).isEqualTo(new TrimOutcome.Trimmed(2));
     assertThat(join(service.trim("/a", 1))).isEqualTo(new TrimOutcome.Trimmed(2));
     assertThat(join(service.trim("/a", 4))).isEqualTo(new TrimOutcome.BeyondTail(3));
-    assertThat(join(service.read("/a", new ReadRequest(1, 10, 100))))
+    assertThat(join(service.read("/a", new ReadWindow(1, 10, 100))))
         .isEqualTo(new ReadOutcome.Trimmed(2));
     assertThat(bodies(read("/a", 2, 10, 100))).containsExactly("c");
     assertThat(head("/a").startSeq()).isEqualTo(2);
@@ -316,7 +316,7 @@ public abstract class StreamServiceContract {
         }
         assertThat(append("/m", bodies))
             .as("seed %d step %d", seed, step)
-            .isInstanceOf(AppendOutcome.Accepted.class);
+            .isInstanceOf(AppendVerdict.Accepted.class);
       } else {
         int from = random.nextInt(model.size() + 1);
         int maxRecords = 1 + random.nextInt(5);
@@ -413,9 +413,9 @@ public abstract class StreamServiceContract {
     read("/a", 0, 1, 1);
     append("/a", "x");
     clock.advance(Duration.ofSeconds(1));
-    assertThat(join(service.read("/a", new ReadRequest(0, 1, 1))))
+    assertThat(join(service.read("/a", new ReadWindow(0, 1, 1))))
         .isInstanceOf(ReadOutcome.NotFound.class);
-    assertThat(append("/a", "y")).isInstanceOf(AppendOutcome.NotFound.class);
+    assertThat(append("/a", "y")).isInstanceOf(AppendVerdict.NotFound.class);
   }
 
   // ---- forks --------------------------------------------------------------------------------
@@ -523,7 +523,7 @@ public abstract class StreamServiceContract {
     create("/src", CreateRequest.of("text/plain"));
     produce("/src", "p", 0, 0);
     fork("/f", ForkPoint.atTail("/src"));
-    assertThat(produce("/f", "p", 0, 0)).isInstanceOf(AppendOutcome.Accepted.class);
+    assertThat(produce("/f", "p", 0, 0)).isInstanceOf(AppendVerdict.Accepted.class);
   }
 
   @Test
@@ -532,16 +532,16 @@ public abstract class StreamServiceContract {
     fork("/f", ForkPoint.atTail("/src"));
     assertThat(join(service.delete("/src"))).isEqualTo(new DeleteOutcome.Deleted(true));
     assertThat(join(service.head("/src"))).isInstanceOf(HeadOutcome.Gone.class);
-    assertThat(join(service.read("/src", new ReadRequest(0, 1, 1))))
+    assertThat(join(service.read("/src", new ReadWindow(0, 1, 1))))
         .isInstanceOf(ReadOutcome.Gone.class);
-    assertThat(append("/src", "x")).isInstanceOf(AppendOutcome.Gone.class);
+    assertThat(append("/src", "x")).isInstanceOf(AppendVerdict.Gone.class);
     assertThat(join(service.delete("/src"))).isInstanceOf(DeleteOutcome.Gone.class);
     assertThat(create("/src", CreateRequest.of("text/plain")))
         .isInstanceOf(CreateOutcome.NameRetained.class);
     assertThat(fork("/g", ForkPoint.atTail("/src"))).isInstanceOf(CreateOutcome.SourceGone.class);
     assertThat(bodies(readAll("/f"))).containsExactly("kept");
-    assertThat(join(service.list(new ListRequest("", Optional.empty(), 10))).streams())
-        .extracting(StreamInfo::name)
+    assertThat(join(service.list(new ListQuery("", Optional.empty(), 10))).streams())
+        .extracting(StreamDescription::name)
         .containsExactly("/f");
 
     join(service.delete("/f"));
@@ -594,13 +594,15 @@ public abstract class StreamServiceContract {
     for (String name : List.of("/logs/b", "/logs/a", "/logs/c", "/other", "/logs2")) {
       create(name, CreateRequest.of("text/plain"));
     }
-    var first = join(service.list(new ListRequest("/logs/", Optional.empty(), 2)));
-    assertThat(first.streams()).extracting(StreamInfo::name).containsExactly("/logs/a", "/logs/b");
+    var first = join(service.list(new ListQuery("/logs/", Optional.empty(), 2)));
+    assertThat(first.streams())
+        .extracting(StreamDescription::name)
+        .containsExactly("/logs/a", "/logs/b");
     assertThat(first.hasMore()).isTrue();
-    var second = join(service.list(new ListRequest("/logs/", Optional.of("/logs/b"), 2)));
-    assertThat(second.streams()).extracting(StreamInfo::name).containsExactly("/logs/c");
+    var second = join(service.list(new ListQuery("/logs/", Optional.of("/logs/b"), 2)));
+    assertThat(second.streams()).extracting(StreamDescription::name).containsExactly("/logs/c");
     assertThat(second.hasMore()).isFalse();
-    var all = join(service.list(new ListRequest("", Optional.empty(), 100)));
+    var all = join(service.list(new ListQuery("", Optional.empty(), 100)));
     assertThat(all.streams()).hasSize(5);
   }
 
@@ -639,11 +641,11 @@ public abstract class StreamServiceContract {
     return records;
   }
 
-  protected AppendOutcome append(String name, String... bodies) {
+  protected AppendVerdict append(String name, String... bodies) {
     return join(service.append(name, AppendRequest.of(records(bodies))));
   }
 
-  private AppendOutcome appendTyped(String name, String contentType) {
+  private AppendVerdict appendTyped(String name, String contentType) {
     return join(
         service.append(
             name,
@@ -666,7 +668,7 @@ public abstract class StreamServiceContract {
         false);
   }
 
-  private AppendOutcome writerSeq(String name, String writerSeq) {
+  private AppendVerdict writerSeq(String name, String writerSeq) {
     return join(
         service.append(
             name,
@@ -679,26 +681,25 @@ public abstract class StreamServiceContract {
                 false)));
   }
 
-  private AppendOutcome produce(String name, String producer, long epoch, long seq) {
+  private AppendVerdict produce(String name, String producer, long epoch, long seq) {
     return join(
         service.append(
             name,
             new AppendRequest(
                 records(producer + epoch + "." + seq), Optional.empty(),
-                Optional.of(new ProducerStamp(producer, epoch, seq)), Optional.empty(),
+                Optional.of(new ProducerTag(producer, epoch, seq)), Optional.empty(),
                 OptionalLong.empty(), false)));
   }
 
   protected ReadOutcome.Batch read(String name, long from, int maxRecords, long maxBytes) {
-    return (ReadOutcome.Batch)
-        join(service.read(name, new ReadRequest(from, maxRecords, maxBytes)));
+    return (ReadOutcome.Batch) join(service.read(name, new ReadWindow(from, maxRecords, maxBytes)));
   }
 
   protected ReadOutcome.Batch readAll(String name) {
     return read(name, 0, Integer.MAX_VALUE, Long.MAX_VALUE);
   }
 
-  protected StreamInfo head(String name) {
+  protected StreamDescription head(String name) {
     return ((HeadOutcome.Found) join(service.head(name))).stream();
   }
 

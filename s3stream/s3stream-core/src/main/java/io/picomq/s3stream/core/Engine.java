@@ -33,6 +33,7 @@ import io.picomq.s3stream.core.upload.UploadSettings;
 import io.picomq.s3stream.object.ObjectNamespace;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.time.Scheduler;
+import io.picomq.s3stream.wal.WalFencedException;
 import io.picomq.s3stream.wal.WriteAheadLog;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -456,7 +457,7 @@ public final class Engine implements StreamEngine {
     public void onFailed(Throwable error) {
       Throwable cause = Causes.unwrap(error);
       // The WAL's fence check found a newer epoch: this node is fenced, not failed.
-      boolean walFenced = cause instanceof io.picomq.s3stream.wal.WalFencedException;
+      boolean walFenced = cause instanceof WalFencedException;
       if (walFenced
           || error instanceof MetadataRejectedException rejected
               && (rejected.reason() == MetadataRejectedException.Reason.FENCED

@@ -12,6 +12,7 @@ import io.picomq.s3stream.core.testing.EngineStorage;
 import io.picomq.s3stream.core.testing.InMemoryMetadata;
 import io.picomq.s3stream.core.testing.StreamReads;
 import io.picomq.s3stream.core.testing.TestEngine;
+import io.picomq.s3stream.wal.WalFencedException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,9 +91,7 @@ class FencingTest {
         .satisfies(
             e ->
                 assertThat(e.getCause())
-                    .isInstanceOfAny(
-                        MetadataRejectedException.class,
-                        io.picomq.s3stream.wal.WalFencedException.class));
+                    .isInstanceOfAny(MetadataRejectedException.class, WalFencedException.class));
     assertThat(append(olderStream, "after-fence")).isInstanceOf(AppendOutcome.Fenced.class);
     assertThatThrownBy(() -> older.engine.openStream(metadata.createStream()).get())
         .hasCauseInstanceOf(MetadataRejectedException.class);

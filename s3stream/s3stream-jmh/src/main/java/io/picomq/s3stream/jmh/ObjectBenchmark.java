@@ -7,9 +7,9 @@ import io.picomq.s3stream.codec.RecordBatch;
 import io.picomq.s3stream.codec.RecordBatchCodec;
 import io.picomq.s3stream.object.EncodedObject;
 import io.picomq.s3stream.object.ObjectNamespace;
+import io.picomq.s3stream.object.ObjectReadResult;
 import io.picomq.s3stream.object.ObjectReader;
 import io.picomq.s3stream.object.ObjectWriter;
-import io.picomq.s3stream.object.ReadResult;
 import io.picomq.s3stream.object.WrittenObject;
 import io.picomq.s3stream.objectstore.MemoryObjectStore;
 import java.util.ArrayList;
@@ -110,7 +110,7 @@ public class ObjectBenchmark {
   public int readOneOffset() {
     long offset = nextOffset;
     nextOffset = (nextOffset + 4099) % BATCHES; // a different block each time
-    ReadResult result = reader.read(STREAM_ID, offset, offset + 1, Integer.MAX_VALUE).join();
+    ObjectReadResult result = reader.read(STREAM_ID, offset, offset + 1, Integer.MAX_VALUE).join();
     int count = result.batches().size();
     result.release();
     return count;

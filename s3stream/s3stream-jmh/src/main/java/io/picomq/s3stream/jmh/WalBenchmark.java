@@ -7,8 +7,8 @@ import io.picomq.s3stream.codec.RecordBatch;
 import io.picomq.s3stream.codec.RecordBatchCodec;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.time.Scheduler;
-import io.picomq.s3stream.wal.AppendResult;
 import io.picomq.s3stream.wal.ObjectWal;
+import io.picomq.s3stream.wal.WalAppendResult;
 import io.picomq.s3stream.wal.WalConfig;
 import io.picomq.s3stream.wal.WalNode;
 import java.io.IOException;
@@ -169,8 +169,8 @@ public class WalBenchmark {
   public void append256InFlight() throws InterruptedException {
     permits.acquire();
     long startNanos = System.nanoTime();
-    AppendResult result = wal.append(body);
-    if (result instanceof AppendResult.Accepted accepted) {
+    WalAppendResult result = wal.append(body);
+    if (result instanceof WalAppendResult.Accepted accepted) {
       accepted
           .durable()
           .whenComplete(
@@ -193,7 +193,7 @@ public class WalBenchmark {
   @BenchmarkMode(Mode.SampleTime)
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
   public void appendSequentially() {
-    AppendResult.Accepted accepted = (AppendResult.Accepted) wal.append(body);
+    WalAppendResult.Accepted accepted = (WalAppendResult.Accepted) wal.append(body);
     accepted.durable().join();
     acknowledged(accepted.offset());
   }

@@ -139,13 +139,13 @@ public final class ObjectReader {
    *
    * @param endOffset exclusive; {@code Long.MAX_VALUE} for no bound
    * @param maxBytes {@code > 0}
-   * @return the batches, which the caller releases; see {@link ReadResult}
+   * @return the batches, which the caller releases; see {@link ObjectReadResult}
    */
-  public CompletableFuture<ReadResult> read(
+  public CompletableFuture<ObjectReadResult> read(
       long streamId, long startOffset, long endOffset, int maxBytes) {
     List<BlockLocation> blocks = index.find(streamId, startOffset, endOffset, maxBytes);
     if (blocks.isEmpty()) {
-      return CompletableFuture.completedFuture(new ReadResult(List.of(), startOffset));
+      return CompletableFuture.completedFuture(new ObjectReadResult(List.of(), startOffset));
     }
     return readBlocks(blocks).thenApply(all -> trim(all, startOffset, endOffset, maxBytes));
   }
@@ -200,7 +200,7 @@ public final class ObjectReader {
     }
   }
 
-  private static ReadResult trim(
+  private static ObjectReadResult trim(
       List<RecordBatch> all, long startOffset, long endOffset, int maxBytes) {
     List<RecordBatch> kept = new ArrayList<>();
     long nextOffset = startOffset;
@@ -220,7 +220,7 @@ public final class ObjectReader {
         batch.release();
       }
     }
-    return new ReadResult(kept, nextOffset);
+    return new ObjectReadResult(kept, nextOffset);
   }
 
   private static ObjectReader decode(

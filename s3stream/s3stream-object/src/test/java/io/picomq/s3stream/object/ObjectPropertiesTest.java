@@ -98,7 +98,7 @@ class ObjectPropertiesTest {
     assertThat(TestObjects.scan(reader)).isEqualTo(spec.batches());
     List<BatchValue> byRanges = new ArrayList<>();
     for (StreamRange range : written.streamRanges()) {
-      ReadResult result =
+      ObjectReadResult result =
           TestObjects.join(
               reader.read(
                   range.streamId(), range.startOffset(), range.endOffset(), Integer.MAX_VALUE));
@@ -112,7 +112,8 @@ class ObjectPropertiesTest {
       long start = Math.max(0, near.baseOffset() + random.nextInt(7) - 3);
       long end = random.nextBoolean() ? Long.MAX_VALUE : start + random.nextInt(40);
       int maxBytes = random.nextBoolean() ? Integer.MAX_VALUE : 1 + random.nextInt(2000);
-      ReadResult result = TestObjects.join(reader.read(near.streamId(), start, end, maxBytes));
+      ObjectReadResult result =
+          TestObjects.join(reader.read(near.streamId(), start, end, maxBytes));
       List<BatchValue> expected = spec.expectedRead(near.streamId(), start, end, maxBytes);
       assertThat(BatchValue.consume(result.batches())).isEqualTo(expected);
       long expectedNext =
@@ -163,7 +164,7 @@ class ObjectPropertiesTest {
           spec.expectedRead(
               range.streamId(), range.startOffset(), range.endOffset(), Integer.MAX_VALUE);
       try {
-        ReadResult result =
+        ObjectReadResult result =
             TestObjects.join(
                 reader.read(
                     range.streamId(), range.startOffset(), range.endOffset(), Integer.MAX_VALUE));

@@ -64,7 +64,7 @@ class ObjectReaderTest {
   }
 
   private List<BatchValue> read(long streamId, long start, long end, int maxBytes) {
-    ReadResult result = TestObjects.join(open().read(streamId, start, end, maxBytes));
+    ObjectReadResult result = TestObjects.join(open().read(streamId, start, end, maxBytes));
     return BatchValue.consume(result.batches());
   }
 
@@ -96,14 +96,14 @@ class ObjectReaderTest {
 
   @Test
   void aRangeStartingMidBlockReturnsFromTheBatchHoldingTheStart() {
-    ReadResult result = TestObjects.join(open().read(5, 15, 16, Integer.MAX_VALUE));
+    ObjectReadResult result = TestObjects.join(open().read(5, 15, 16, Integer.MAX_VALUE));
     assertThat(BatchValue.consume(result.batches())).containsExactly(stream5.get(15));
     assertThat(result.nextOffset()).isEqualTo(16);
   }
 
   @Test
   void aBatchStraddlingTheStartIsReturnedWhole() {
-    ReadResult result = TestObjects.join(open().read(9, 107, 111, Integer.MAX_VALUE));
+    ObjectReadResult result = TestObjects.join(open().read(9, 107, 111, Integer.MAX_VALUE));
     assertThat(BatchValue.consume(result.batches()))
         .containsExactly(stream9.get(1), stream9.get(2));
     assertThat(result.nextOffset()).isEqualTo(115);
@@ -119,7 +119,7 @@ class ObjectReaderTest {
                 .findFirst()
                 .orElseThrow()
                 .startOffset();
-    ReadResult result = TestObjects.join(reader.read(5, boundary, 40, Integer.MAX_VALUE));
+    ObjectReadResult result = TestObjects.join(reader.read(5, boundary, 40, Integer.MAX_VALUE));
     assertThat(BatchValue.consume(result.batches())).isEqualTo(stream5.subList(boundary, 40));
     assertThat(result.nextOffset()).isEqualTo(40);
   }
@@ -133,11 +133,12 @@ class ObjectReaderTest {
   void pastTheEndBeforeTheStartOrAnotherStreamIsEmptyWithoutAGet() {
     ObjectReader reader = open();
     for (long[] query : new long[][] {{5, 40}, {5, 1000}, {9, 50}, {3, 0}, {10, 0}}) {
-      ReadResult result = TestObjects.join(reader.read(query[0], query[1], Long.MAX_VALUE, 1));
+      ObjectReadResult result =
+          TestObjects.join(reader.read(query[0], query[1], Long.MAX_VALUE, 1));
       assertThat(result.batches()).isEmpty();
       assertThat(result.nextOffset()).isEqualTo(query[1]);
     }
-    ReadResult empty = TestObjects.join(reader.read(5, 7, 7, Integer.MAX_VALUE));
+    ObjectReadResult empty = TestObjects.join(reader.read(5, 7, 7, Integer.MAX_VALUE));
     assertThat(empty.batches()).isEmpty();
     assertThat(store.gets()).isEmpty();
   }

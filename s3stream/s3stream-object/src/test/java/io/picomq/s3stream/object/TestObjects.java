@@ -50,7 +50,8 @@ final class TestObjects {
 
   /** Every batch of {@code streamId} in the object from {@code startOffset}, without limits. */
   static List<BatchValue> readAll(ObjectReader reader, long streamId, long startOffset) {
-    ReadResult result = join(reader.read(streamId, startOffset, Long.MAX_VALUE, Integer.MAX_VALUE));
+    ObjectReadResult result =
+        join(reader.read(streamId, startOffset, Long.MAX_VALUE, Integer.MAX_VALUE));
     return BatchValue.consume(result.batches());
   }
 

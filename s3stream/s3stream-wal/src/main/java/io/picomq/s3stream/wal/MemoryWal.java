@@ -122,7 +122,7 @@ public final class MemoryWal implements WriteAheadLog {
   }
 
   @Override
-  public AppendResult append(ByteBuf body) {
+  public WalAppendResult append(ByteBuf body) {
     long size = OpenBatch.framedSize(body);
     if (size > maxUnflushedBytes) {
       throw new IllegalArgumentException(
@@ -134,7 +134,7 @@ public final class MemoryWal implements WriteAheadLog {
     if (volume.epoch() > epoch) {
       fence("the volume belongs to the newer epoch " + volume.epoch());
     }
-    AppendResult result;
+    WalAppendResult result;
     lock.lock();
     try {
       if (!(status instanceof WalStatus.Open)) {
@@ -142,12 +142,12 @@ public final class MemoryWal implements WriteAheadLog {
       }
       long unflushed = unflushedBytes.get();
       if (unflushed + size > maxUnflushedBytes) {
-        return new AppendResult.OverCapacity(unflushed, maxUnflushedBytes);
+        return new WalAppendResult.OverCapacity(unflushed, maxUnflushedBytes);
       }
       CompletableFuture<Void> durable = new CompletableFuture<>();
       queue.addLast(new Pending(nextOffset, ByteBufUtil.getBytes(body), size, durable));
       unflushedBytes.addAndGet(size);
-      result = new AppendResult.Accepted(nextOffset, durable);
+      result = new WalAppendResult.Accepted(nextOffset, durable);
       nextOffset += size;
     } finally {
       lock.unlock();

@@ -157,7 +157,7 @@ public final class ObjectWal implements WriteAheadLog {
   }
 
   @Override
-  public AppendResult append(ByteBuf body) {
+  public WalAppendResult append(ByteBuf body) {
     Objects.requireNonNull(body, "body");
     return batcher.append(body);
   }

@@ -92,7 +92,7 @@ final class WalBatcher {
   }
 
   /** See {@link WriteAheadLog#append}; the body is retained (sliced) only if accepted. */
-  AppendResult append(ByteBuf body) {
+  WalAppendResult append(ByteBuf body) {
     long size = OpenBatch.framedSize(body);
     if (size > config.maxUnflushedBytes()) {
       throw new IllegalArgumentException(
@@ -105,7 +105,7 @@ final class WalBatcher {
       throw new IllegalArgumentException(
           "the body is a trim marker batch (stream -1, epoch -1), which the WAL reserves");
     }
-    AppendResult result;
+    WalAppendResult result;
     boolean sealedOne;
     lock.lock();
     try {
@@ -114,12 +114,12 @@ final class WalBatcher {
       }
       long unflushed = unflushedBytes.get();
       if (unflushed + size > config.maxUnflushedBytes()) {
-        return new AppendResult.OverCapacity(unflushed, config.maxUnflushedBytes());
+        return new WalAppendResult.OverCapacity(unflushed, config.maxUnflushedBytes());
       }
       CompletableFuture<Void> durable = new CompletableFuture<>();
       long offset = open.add(body.retainedSlice(), durable);
       unflushedBytes.addAndGet(size);
-      result = new AppendResult.Accepted(offset, durable);
+      result = new WalAppendResult.Accepted(offset, durable);
       sealedOne = sealIfDueLocked();
     } finally {
       lock.unlock();

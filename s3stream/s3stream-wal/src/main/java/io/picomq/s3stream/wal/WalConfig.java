@@ -20,8 +20,8 @@ import java.util.Set;
  *
  * @param batchInterval a batch is sealed once this long has passed since the previous seal
  * @param maxBytesInBatch a batch is sealed as soon as its framed records reach this many bytes
- * @param maxUnflushedBytes appends fail fast with {@link AppendResult.OverCapacity} rather than let
- *     more framed bytes than this wait to be stored
+ * @param maxUnflushedBytes appends fail fast with {@link WalAppendResult.OverCapacity} rather than
+ *     let more framed bytes than this wait to be stored
  * @param maxInflightUploadCount the most WAL object PUTs running at once
  * @param fenceCheck whether records are acknowledged only after a LIST of the fence markers, begun
  *     after their PUT completed, found no newer epoch (default on). Off saves that LIST round trip

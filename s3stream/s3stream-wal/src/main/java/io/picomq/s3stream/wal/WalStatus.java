@@ -41,14 +41,14 @@ sealed interface WalStatus {
   }
 
   /** What an append gets in this status, if it is refused. */
-  default AppendResult refusal() {
+  default WalAppendResult refusal() {
     return switch (this) {
-      case NotOpen n -> new AppendResult.Closed("the WAL is not open yet: reset() opens it");
+      case NotOpen n -> new WalAppendResult.Closed("the WAL is not open yet: reset() opens it");
       case Open o -> throw new IllegalStateException("an open WAL refuses nothing");
-      case Closing c -> new AppendResult.Closed("the WAL is shutting down");
-      case Closed c -> new AppendResult.Closed(c.reason());
-      case Fenced f -> new AppendResult.Fenced(f.epoch(), f.reason());
-      case Failed f -> new AppendResult.Failed(f.error());
+      case Closing c -> new WalAppendResult.Closed("the WAL is shutting down");
+      case Closed c -> new WalAppendResult.Closed(c.reason());
+      case Fenced f -> new WalAppendResult.Fenced(f.epoch(), f.reason());
+      case Failed f -> new WalAppendResult.Failed(f.error());
     };
   }
 

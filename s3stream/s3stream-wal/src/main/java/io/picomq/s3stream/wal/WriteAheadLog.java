@@ -53,7 +53,7 @@ public interface WriteAheadLog {
 
   /**
    * Appends one record. Its offset is fixed now, in call order. Never blocks: when too many bytes
-   * wait to be stored the answer is {@link AppendResult.OverCapacity} at once.
+   * wait to be stored the answer is {@link WalAppendResult.OverCapacity} at once.
    *
    * @param body the record's bytes (normally one encoded record batch): its readable bytes at the
    *     time of the call. The WAL takes its own reference if it accepts the record and releases it
@@ -62,7 +62,7 @@ public interface WriteAheadLog {
    * @throws IllegalArgumentException if the record could never be accepted (larger than {@code
    *     maxUnflushedBytes}, or a trim marker batch, which the WAL reserves for itself)
    */
-  AppendResult append(ByteBuf body);
+  WalAppendResult append(ByteBuf body);
 
   /**
    * Every record at an offset below this is durable; nothing at or above it has been acknowledged.
@@ -83,7 +83,7 @@ public interface WriteAheadLog {
 
   /**
    * Tells this writer that a newer epoch took over: pending appends fail with {@link
-   * WalFencedException} and later ones get {@link AppendResult.Fenced}.
+   * WalFencedException} and later ones get {@link WalAppendResult.Fenced}.
    */
   void fence(String reason);
 

@@ -99,11 +99,11 @@ class ObjectWalFaultTest {
   void aPausedStoreMakesAppendsFailFastAndNeverGetsTwoVersionsOfAnObject() throws Exception {
     faults.pause();
     List<WriteAheadLogContract.Appended> accepted = new ArrayList<>();
-    AppendResult refused = null;
+    WalAppendResult refused = null;
     for (int i = 0; i < 10_000 && refused == null; i++) {
       ByteBuf body = TestRecords.body(random, 1, i, 1000);
-      AppendResult result = wal.append(body);
-      if (result instanceof AppendResult.Accepted a) {
+      WalAppendResult result = wal.append(body);
+      if (result instanceof WalAppendResult.Accepted a) {
         accepted.add(
             new WriteAheadLogContract.Appended(a.offset(), TestRecords.bytes(body), a.durable()));
       } else {
@@ -111,7 +111,7 @@ class ObjectWalFaultTest {
       }
       body.release();
     }
-    assertThat(refused).isInstanceOf(AppendResult.OverCapacity.class);
+    assertThat(refused).isInstanceOf(WalAppendResult.OverCapacity.class);
     // Stay paused past the retrying layer's give-up point, until the WAL itself repeats a PUT:
     // some key has been attempted more often than the retrying layer tries one call.
     Awaitility.await("the WAL repeating a PUT the retrying layer gave up on")
@@ -158,7 +158,7 @@ class ObjectWalFaultTest {
     await(acked.getFirst().durable());
     faults.failNext(1, FaultInjectingObjectStore::accessDenied);
     ByteBuf body = TestRecords.body(random, 1, 1, 100);
-    AppendResult.Accepted doomed = WriteAheadLogContract.accept(wal.append(body));
+    WalAppendResult.Accepted doomed = WriteAheadLogContract.accept(wal.append(body));
     body.release();
     assertThatThrownBy(() -> await(doomed.durable()))
         .hasRootCauseMessage("injected: HTTP 403 AccessDenied");
@@ -166,10 +166,10 @@ class ObjectWalFaultTest {
     assertThat(error).isInstanceOf(WalFailedException.class);
 
     ByteBuf later = TestRecords.body(random, 1, 2, 100);
-    AppendResult result = wal.append(later);
+    WalAppendResult result = wal.append(later);
     later.release();
-    assertThat(result).isInstanceOf(AppendResult.Failed.class);
-    assertThat(((AppendResult.Failed) result).error()).isSameAs(error);
+    assertThat(result).isInstanceOf(WalAppendResult.Failed.class);
+    assertThat(((WalAppendResult.Failed) result).error()).isSameAs(error);
     assertThatThrownBy(() -> await(wal.shutdownGracefully()))
         .hasRootCauseMessage("injected: HTTP 403 AccessDenied");
     assertRecoveredByNextEpoch(acked);
@@ -187,19 +187,19 @@ class ObjectWalFaultTest {
     try {
       while (true) {
         switch (wal.append(body)) {
-          case AppendResult.Accepted a -> {
+          case WalAppendResult.Accepted a -> {
             accepted.add(
                 new WriteAheadLogContract.Appended(
                     a.offset(), TestRecords.bytes(body), a.durable()));
             return;
           }
-          case AppendResult.OverCapacity o ->
+          case WalAppendResult.OverCapacity o ->
               accepted.stream()
                   .map(WriteAheadLogContract.Appended::durable)
                   .filter(d -> !d.isDone())
                   .findFirst()
                   .ifPresent(WriteAheadLogContract::await);
-          case AppendResult other -> throw new AssertionError("unexpected " + other);
+          case WalAppendResult other -> throw new AssertionError("unexpected " + other);
         }
       }
     } finally {

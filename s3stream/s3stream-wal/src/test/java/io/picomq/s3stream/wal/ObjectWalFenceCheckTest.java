@@ -104,7 +104,7 @@ class ObjectWalFenceCheckTest {
     List<Appended> zombie = WriteAheadLogContract.appendAfterFencing(older, random, 5);
     assertThat(zombie).noneMatch(ObjectWalFenceCheckTest::acknowledged);
     ByteBuf body = TestRecords.body(random, 1, 0, 10);
-    assertThat(older.append(body)).isInstanceOf(AppendResult.Fenced.class);
+    assertThat(older.append(body)).isInstanceOf(WalAppendResult.Fenced.class);
     body.release();
 
     Recovery recovery = recover(shared, 3);

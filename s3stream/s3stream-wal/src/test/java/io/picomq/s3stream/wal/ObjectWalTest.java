@@ -220,7 +220,7 @@ class ObjectWalTest {
     CompletableFuture<Void> reset = wal.reset();
     assertThat(reset).failsWithin(Duration.ofSeconds(10));
     ByteBuf body = body(10);
-    assertThat(wal.append(body)).isInstanceOf(AppendResult.Fenced.class);
+    assertThat(wal.append(body)).isInstanceOf(WalAppendResult.Fenced.class);
     body.release();
   }
 
@@ -359,7 +359,7 @@ class ObjectWalTest {
             if (!running.get()) {
               return;
             }
-            AppendResult.Accepted accepted = WriteAheadLogContract.accept(wal.append(body));
+            WalAppendResult.Accepted accepted = WriteAheadLogContract.accept(wal.append(body));
             records.incrementAndGet();
             ingest.addAndGet(24 + body.readableBytes());
             accepted.durable().thenRun(this);

@@ -99,7 +99,7 @@ abstract class WriteAheadLogContract {
                     List<Long> mine = new ArrayList<>();
                     for (int i = 0; i < 300; i++) {
                       ByteBuf body = TestRecords.body(random, seed, i, random.nextInt(2000));
-                      AppendResult.Accepted accepted = accept(wal.append(body));
+                      WalAppendResult.Accepted accepted = accept(wal.append(body));
                       sizes.put(accepted.offset(), 24L + body.readableBytes());
                       body.release();
                       long offset = accepted.offset();
@@ -139,14 +139,14 @@ abstract class WriteAheadLogContract {
     WriteAheadLog wal = open(1, small);
     stallStorage();
     List<CompletableFuture<Void>> accepted = new ArrayList<>();
-    AppendResult.OverCapacity refused = null;
+    WalAppendResult.OverCapacity refused = null;
     Random random = new Random(7);
     for (int i = 0; i < 10_000 && refused == null; i++) {
       ByteBuf body = TestRecords.body(random, 1, i, 1024);
       switch (wal.append(body)) {
-        case AppendResult.Accepted a -> accepted.add(a.durable());
-        case AppendResult.OverCapacity o -> refused = o;
-        case AppendResult other -> throw new AssertionError("unexpected " + other);
+        case WalAppendResult.Accepted a -> accepted.add(a.durable());
+        case WalAppendResult.OverCapacity o -> refused = o;
+        case WalAppendResult other -> throw new AssertionError("unexpected " + other);
       }
       body.release();
     }
@@ -158,7 +158,7 @@ abstract class WriteAheadLogContract {
     assertThat((long) accepted.size() * framed).isLessThanOrEqualTo(256 << 10);
     assertThat(accepted).noneMatch(CompletableFuture::isDone);
     ByteBuf again = TestRecords.body(random, 1, 0, 1024);
-    assertThat(wal.append(again)).isInstanceOf(AppendResult.OverCapacity.class);
+    assertThat(wal.append(again)).isInstanceOf(WalAppendResult.OverCapacity.class);
     again.release();
 
     resumeStorage();
@@ -227,7 +227,7 @@ abstract class WriteAheadLogContract {
     assertThat(records)
         .allMatch(r -> r.durable().isDone() && !r.durable().isCompletedExceptionally());
     ByteBuf body = TestRecords.body(random, 1, 0, 10);
-    assertThat(wal.append(body)).isInstanceOf(AppendResult.Closed.class);
+    assertThat(wal.append(body)).isInstanceOf(WalAppendResult.Closed.class);
     body.release();
 
     WriteAheadLog next = newWal(2, config());
@@ -241,11 +241,11 @@ abstract class WriteAheadLogContract {
   void appendsAreRefusedUntilReset() {
     WriteAheadLog wal = newWal(1, config());
     ByteBuf body = TestRecords.body(new Random(1), 1, 0, 10);
-    assertThat(wal.append(body)).isInstanceOf(AppendResult.Closed.class);
+    assertThat(wal.append(body)).isInstanceOf(WalAppendResult.Closed.class);
     await(wal.start());
-    assertThat(wal.append(body)).isInstanceOf(AppendResult.Closed.class);
+    assertThat(wal.append(body)).isInstanceOf(WalAppendResult.Closed.class);
     await(wal.recover()).release();
-    assertThat(wal.append(body)).isInstanceOf(AppendResult.Closed.class);
+    assertThat(wal.append(body)).isInstanceOf(WalAppendResult.Closed.class);
     await(wal.reset());
     await(accept(wal.append(body)).durable());
     body.release();
@@ -274,7 +274,7 @@ abstract class WriteAheadLogContract {
     WriteAheadLog older = newWal(3, config());
     assertThatThrownBy(() -> await(older.start())).hasRootCauseInstanceOf(WalFencedException.class);
     ByteBuf body = TestRecords.body(new Random(2), 1, 0, 10);
-    assertThat(older.append(body)).isNotInstanceOf(AppendResult.Accepted.class);
+    assertThat(older.append(body)).isNotInstanceOf(WalAppendResult.Accepted.class);
     body.release();
     await(current.shutdownGracefully());
   }
@@ -295,7 +295,7 @@ abstract class WriteAheadLogContract {
           .hasRootCauseInstanceOf(WalFencedException.class);
     }
     ByteBuf body = TestRecords.body(random, 1, 0, 10);
-    assertThat(wal.append(body)).isInstanceOf(AppendResult.Fenced.class);
+    assertThat(wal.append(body)).isInstanceOf(WalAppendResult.Fenced.class);
     body.release();
   }
 
@@ -420,7 +420,7 @@ abstract class WriteAheadLogContract {
   static Appended append(WriteAheadLog wal, Random random, int index, int payloadBytes) {
     ByteBuf body = TestRecords.body(random, index % 5, index, payloadBytes);
     byte[] bytes = TestRecords.bytes(body);
-    AppendResult.Accepted accepted = accept(wal.append(body));
+    WalAppendResult.Accepted accepted = accept(wal.append(body));
     body.release();
     return new Appended(accepted.offset(), bytes, accepted.durable());
   }
@@ -439,7 +439,7 @@ abstract class WriteAheadLogContract {
     List<Appended> accepted = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       ByteBuf body = TestRecords.body(random, 9, i, random.nextInt(2000));
-      if (wal.append(body) instanceof AppendResult.Accepted a) {
+      if (wal.append(body) instanceof WalAppendResult.Accepted a) {
         accepted.add(new Appended(a.offset(), TestRecords.bytes(body), a.durable()));
       }
       body.release();
@@ -450,9 +450,9 @@ abstract class WriteAheadLogContract {
     return accepted;
   }
 
-  static AppendResult.Accepted accept(AppendResult result) {
-    assertThat(result).isInstanceOf(AppendResult.Accepted.class);
-    return (AppendResult.Accepted) result;
+  static WalAppendResult.Accepted accept(WalAppendResult result) {
+    assertThat(result).isInstanceOf(WalAppendResult.Accepted.class);
+    return (WalAppendResult.Accepted) result;
   }
 
   static void assertRecovered(Recovery recovery, List<Appended> expected) {
@@ -557,15 +557,15 @@ abstract class WriteAheadLogContract {
       int payload = random.nextInt(100) < 5 ? 20_000 + random.nextInt(40_000) : random.nextInt(600);
       ByteBuf body = TestRecords.body(random, i % 7, i, payload);
       byte[] bytes = TestRecords.bytes(body);
-      AppendResult result = wal.append(body);
+      WalAppendResult result = wal.append(body);
       body.release();
       switch (result) {
-        case AppendResult.Accepted a -> {
+        case WalAppendResult.Accepted a -> {
           model.appended(a.offset(), bytes);
           outstanding.add(a.durable().thenRun(() -> model.acked(a.offset())));
         }
-        case AppendResult.OverCapacity o -> await(outstanding.getLast());
-        case AppendResult other -> throw new AssertionError("unexpected " + other);
+        case WalAppendResult.OverCapacity o -> await(outstanding.getLast());
+        case WalAppendResult other -> throw new AssertionError("unexpected " + other);
       }
       if (random.nextInt(10) == 0) {
         await(outstanding.get(random.nextInt(outstanding.size())));

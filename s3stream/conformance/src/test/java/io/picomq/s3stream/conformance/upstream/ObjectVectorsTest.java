@@ -12,10 +12,10 @@ import io.picomq.s3stream.object.BlockLocation;
 import io.picomq.s3stream.object.EncodedObject;
 import io.picomq.s3stream.object.IndexEntry;
 import io.picomq.s3stream.object.ObjectNamespace;
+import io.picomq.s3stream.object.ObjectReadResult;
 import io.picomq.s3stream.object.ObjectReader;
 import io.picomq.s3stream.object.ObjectType;
 import io.picomq.s3stream.object.ObjectWriter;
-import io.picomq.s3stream.object.ReadResult;
 import io.picomq.s3stream.object.StreamRange;
 import io.picomq.s3stream.objectstore.MemoryObjectStore;
 import java.nio.file.Path;
@@ -198,7 +198,7 @@ class ObjectVectorsTest {
                         decoded.forEach(RecordBatch::release);
 
                         for (Range range : ranges(entry)) {
-                          ReadResult result =
+                          ObjectReadResult result =
                               reader
                                   .read(
                                       range.streamId(),

@@ -87,7 +87,7 @@ final class SourceReaders {
               }
               if (error != null) {
                 release(all);
-                throw Failures.asCompletion(error);
+                throw CompactionFailures.asCompletion(error);
               }
               return all;
             });

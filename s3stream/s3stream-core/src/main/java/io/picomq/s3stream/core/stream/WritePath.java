@@ -13,7 +13,9 @@ import io.picomq.s3stream.core.logcache.LogCache;
 import io.picomq.s3stream.core.metrics.EngineMetrics;
 import io.picomq.s3stream.core.upload.UploadPipeline;
 import io.picomq.s3stream.time.Scheduler;
-import io.picomq.s3stream.wal.AppendResult;
+import io.picomq.s3stream.wal.WalAppendResult;
+import io.picomq.s3stream.wal.WalClosedException;
+import io.picomq.s3stream.wal.WalFencedException;
 import io.picomq.s3stream.wal.WriteAheadLog;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -394,7 +396,7 @@ public final class WritePath {
     ByteBuf encoded = request.encoded;
     long base = stream.nextOffset;
     encoded.setLong(encoded.readerIndex() + BASE_OFFSET_INDEX, base);
-    AppendResult result;
+    WalAppendResult result;
     try {
       result = wal.append(encoded);
     } catch (RuntimeException e) {
@@ -402,7 +404,7 @@ public final class WritePath {
       return new Errored(request.outcome, e, metrics);
     }
     return switch (result) {
-      case AppendResult.Accepted accepted -> {
+      case WalAppendResult.Accepted accepted -> {
         stream.nextOffset = base + request.count;
         CachedBatch batch = new CachedBatch(base, request.count, encoded);
         int size = batch.sizeBytes();
@@ -417,18 +419,18 @@ public final class WritePath {
         }
         yield new Accepted(confirmer, pending, accepted.durable());
       }
-      case AppendResult.OverCapacity over ->
+      case WalAppendResult.OverCapacity over ->
           new WalFull(new AppendOutcome.OverCapacity(over.unflushedBytes(), over.limitBytes()));
-      case AppendResult.Fenced f -> {
+      case WalAppendResult.Fenced f -> {
         fenced = true;
         encoded.release();
         yield new Ended(request.outcome, new AppendOutcome.Fenced(stream.epoch()), metrics);
       }
-      case AppendResult.Closed c -> {
+      case WalAppendResult.Closed c -> {
         encoded.release();
         yield new Ended(request.outcome, new AppendOutcome.Closed(), metrics);
       }
-      case AppendResult.Failed f -> {
+      case WalAppendResult.Failed f -> {
         fail(f.error());
         encoded.release();
         yield new Errored(request.outcome, f.error(), metrics);
@@ -486,8 +488,8 @@ public final class WritePath {
 
   private void walFailed(Throwable error) {
     switch (error) {
-      case io.picomq.s3stream.wal.WalFencedException f -> fence();
-      case io.picomq.s3stream.wal.WalClosedException c -> {}
+      case WalFencedException f -> fence();
+      case WalClosedException c -> {}
       default -> fail(error);
     }
   }

@@ -8,9 +8,9 @@ import io.picomq.s3stream.api.ObjectMetadata;
 import io.picomq.s3stream.api.StreamOffsetRange;
 import io.picomq.s3stream.object.BlockLocation;
 import io.picomq.s3stream.object.ObjectNamespace;
+import io.picomq.s3stream.object.ObjectReadResult;
 import io.picomq.s3stream.object.ObjectReader;
 import io.picomq.s3stream.object.ObjectWriter;
-import io.picomq.s3stream.object.ReadResult;
 import io.picomq.s3stream.object.StreamRange;
 import io.picomq.s3stream.object.WrittenObject;
 import io.picomq.s3stream.objectstore.ObjectStore;
@@ -125,7 +125,8 @@ final class Workload {
       ObjectMetadata holder = holderOf(streamId, offset);
       ObjectReader reader =
           join(ObjectReader.open(store, NAMESPACE, holder.objectId(), holder.sizeBytes()));
-      ReadResult result = join(reader.read(streamId, offset, Long.MAX_VALUE, Integer.MAX_VALUE));
+      ObjectReadResult result =
+          join(reader.read(streamId, offset, Long.MAX_VALUE, Integer.MAX_VALUE));
       out.addAll(TestBatch.consume(result.batches()));
       if (result.nextOffset() <= offset) {
         throw new AssertionError(

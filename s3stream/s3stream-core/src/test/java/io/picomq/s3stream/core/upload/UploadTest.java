@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.CommitStreamSetObjectRequest;
+import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.ObjectMetadata;
 import io.picomq.s3stream.api.ObjectMetadata.ObjectType;
 import io.picomq.s3stream.api.Stream;
@@ -43,8 +44,7 @@ class UploadTest {
     storage.close();
   }
 
-  private TestEngine start(
-      ObjectStore data, UnaryOperator<io.picomq.s3stream.api.EngineConfig.Builder> tune)
+  private TestEngine start(ObjectStore data, UnaryOperator<EngineConfig.Builder> tune)
       throws Exception {
     TestEngine engine = storage.engine(metadata.register(1, 1), data, data, tune);
     engines.add(engine);

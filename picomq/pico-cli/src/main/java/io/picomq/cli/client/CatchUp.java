@@ -7,11 +7,11 @@ import io.picomq.client.ReadResult;
 import java.util.Locale;
 
 /** The catch-up loop shared by {@code read} and {@code tail}: read pages until the tail. */
-final class Reads {
+final class CatchUp {
   /** Records asked for per request when the user set no smaller cap. */
   static final int PAGE_RECORDS = 1000;
 
-  private Reads() {}
+  private CatchUp() {}
 
   /**
    * Prints records from {@code fromSeq} until the stream's tail (as it was when reached) or until

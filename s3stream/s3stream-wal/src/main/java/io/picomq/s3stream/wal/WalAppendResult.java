@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
  * What {@link WriteAheadLog#append} did with a record. Only {@link Accepted} took the record; every
  * other outcome left the caller's buffer untouched and nothing was written.
  */
-public sealed interface AppendResult {
+public sealed interface WalAppendResult {
 
   /**
    * The record has its place in the log.
@@ -18,7 +18,7 @@ public sealed interface AppendResult {
    *     WalFailedException} or {@link WalClosedException} if that can no longer happen. It is
    *     completed on the WAL's owner executor: dependent actions must not block.
    */
-  record Accepted(long offset, CompletableFuture<Void> durable) implements AppendResult {
+  record Accepted(long offset, CompletableFuture<Void> durable) implements WalAppendResult {
     public Accepted {
       Objects.requireNonNull(durable, "durable");
     }
@@ -30,7 +30,7 @@ public sealed interface AppendResult {
    * @param unflushedBytes framed bytes appended but not yet stored
    * @param limitBytes the configured {@code maxUnflushedBytes}
    */
-  record OverCapacity(long unflushedBytes, long limitBytes) implements AppendResult {}
+  record OverCapacity(long unflushedBytes, long limitBytes) implements WalAppendResult {}
 
   /**
    * A writer with a newer epoch took over this node's WAL; this instance will never store again.
@@ -38,14 +38,14 @@ public sealed interface AppendResult {
    * @param epoch this instance's epoch
    * @param reason how the takeover was noticed
    */
-  record Fenced(long epoch, String reason) implements AppendResult {
+  record Fenced(long epoch, String reason) implements WalAppendResult {
     public Fenced {
       Objects.requireNonNull(reason, "reason");
     }
   }
 
   /** The WAL is not open for appends: not yet {@link WriteAheadLog#reset}, or shut down. */
-  record Closed(String reason) implements AppendResult {
+  record Closed(String reason) implements WalAppendResult {
     public Closed {
       Objects.requireNonNull(reason, "reason");
     }
@@ -57,7 +57,7 @@ public sealed interface AppendResult {
    *
    * @param error the sticky failure, its cause the storage error
    */
-  record Failed(WalFailedException error) implements AppendResult {
+  record Failed(WalFailedException error) implements WalAppendResult {
     public Failed {
       Objects.requireNonNull(error, "error");
     }

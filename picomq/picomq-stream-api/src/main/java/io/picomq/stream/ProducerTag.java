@@ -9,13 +9,13 @@ package io.picomq.stream;
  * each call against that state:
  *
  * <ul>
- *   <li>epoch below the known one: {@link AppendOutcome.StaleEpoch} (a zombie is fenced);
+ *   <li>epoch below the known one: {@link AppendVerdict.StaleEpoch} (a zombie is fenced);
  *   <li>epoch above the known one: accepted only at seq 0 ({@link
- *       AppendOutcome.EpochMustStartAtZero} otherwise);
- *   <li>same epoch, seq at or below the last accepted: {@link AppendOutcome.Duplicate}, nothing
+ *       AppendVerdict.EpochMustStartAtZero} otherwise);
+ *   <li>same epoch, seq at or below the last accepted: {@link AppendVerdict.Duplicate}, nothing
  *       written;
  *   <li>same epoch, seq one above the last accepted: accepted;
- *   <li>same epoch, a larger jump: {@link AppendOutcome.SeqGap}.
+ *   <li>same epoch, a larger jump: {@link AppendVerdict.SeqGap}.
  * </ul>
  *
  * An unknown producer is accepted at seq 0 in any epoch, and answered {@code SeqGap(0, seq)}
@@ -25,9 +25,9 @@ package io.picomq.stream;
  * @param epoch at least 0
  * @param seq at least 0
  */
-public record ProducerStamp(String id, long epoch, long seq) {
+public record ProducerTag(String id, long epoch, long seq) {
 
-  public ProducerStamp {
+  public ProducerTag {
     if (id == null || id.isEmpty()) {
       throw new IllegalArgumentException("producer id must not be empty");
     }

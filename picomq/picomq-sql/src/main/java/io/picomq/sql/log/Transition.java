@@ -6,4 +6,4 @@ package io.picomq.sql.log;
  * @param state the state after the command (the same object if nothing changed)
  * @param result what the proposer of the command receives
  */
-public record Applied<S, R>(S state, R result) {}
+public record Transition<S, R>(S state, R result) {}

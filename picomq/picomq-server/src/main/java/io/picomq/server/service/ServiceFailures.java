@@ -42,12 +42,12 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Threading: stateless past construction; any thread.
  */
-final class Failures {
+final class ServiceFailures {
   private final MetadataPlane plane;
   private final StreamEngine engine;
   private final Duration timeout;
 
-  Failures(MetadataPlane plane, StreamEngine engine, Duration timeout) {
+  ServiceFailures(MetadataPlane plane, StreamEngine engine, Duration timeout) {
     if (!timeout.isPositive()) {
       throw new IllegalArgumentException("the request timeout must be positive: " + timeout);
     }
@@ -66,7 +66,7 @@ final class Failures {
       return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       // What arrives after we gave up is nobody's: release it (a fetch result holds buffers).
-      future.thenAccept(Failures::closeLate);
+      future.thenAccept(ServiceFailures::closeLate);
       throw timedOut(true);
     } catch (ExecutionException e) {
       throw translate(e.getCause(), true);

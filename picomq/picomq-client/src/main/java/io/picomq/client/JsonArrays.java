@@ -13,9 +13,9 @@ import java.util.List;
  * and a read answers an array of messages. Messages are kept as the exact bytes of each element, so
  * what was appended reads back byte for byte.
  */
-final class JsonMessages {
+final class JsonArrays {
 
-  private JsonMessages() {}
+  private JsonArrays() {}
 
   /** The array {@code [m1,m2,...]} of the given messages (each must be one JSON value). */
   static byte[] join(List<byte[]> messages) {

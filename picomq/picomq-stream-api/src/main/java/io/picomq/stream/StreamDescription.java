@@ -19,7 +19,7 @@ import java.util.Optional;
  * @param nextSeq the tail: the seq the next appended record gets
  * @param closed sealed: no record will ever be appended again
  */
-public record StreamInfo(
+public record StreamDescription(
     String name,
     long streamId,
     String contentType,
@@ -29,7 +29,7 @@ public record StreamInfo(
     long nextSeq,
     boolean closed) {
 
-  public StreamInfo {
+  public StreamDescription {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(contentType, "contentType");
     Objects.requireNonNull(expiry, "expiry");

@@ -3,24 +3,24 @@ package io.picomq.meta.state;
 import java.util.List;
 
 /** An object holding one contiguous range of one stream. */
-public record StreamObject(
+public record CatalogStreamObject(
     long objectId, long streamId, long startOffset, long endOffset, long sizeBytes)
     implements CatalogObject {
 
-  public StreamObject {
+  public CatalogStreamObject {
     if (objectId < 0 || sizeBytes < 0) {
       throw new IllegalArgumentException(
           "stream object needs non-negative id and size, got " + objectId);
     }
-    new ObjectRange(streamId, startOffset, endOffset); // validates the range
+    new CatalogRange(streamId, startOffset, endOffset); // validates the range
   }
 
-  public ObjectRange range() {
-    return new ObjectRange(streamId, startOffset, endOffset);
+  public CatalogRange range() {
+    return new CatalogRange(streamId, startOffset, endOffset);
   }
 
   @Override
-  public List<ObjectRange> ranges() {
+  public List<CatalogRange> ranges() {
     return List.of(range());
   }
 }

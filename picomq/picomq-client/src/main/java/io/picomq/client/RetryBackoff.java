@@ -18,14 +18,14 @@ import java.util.random.RandomGenerator;
  * waiting only to fail. A {@code Retry-After} over {@link #MAX_RETRY_AFTER} counts as that much: a
  * client that follows a stream forever looks again after a minute whatever the server guessed.
  */
-record Backoff(Duration base, Duration max, double jitter) {
+record RetryBackoff(Duration base, Duration max, double jitter) {
 
   /** The longest {@code Retry-After} honoured as it is. */
   static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(60);
 
-  Backoff {
-    Settings.positive(base, "base");
-    Settings.positive(max, "max");
+  RetryBackoff {
+    OptionChecks.positive(base, "base");
+    OptionChecks.positive(max, "max");
     if (!(jitter >= 0 && jitter <= 1)) {
       throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
     }

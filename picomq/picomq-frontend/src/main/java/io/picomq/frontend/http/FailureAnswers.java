@@ -13,11 +13,11 @@ import org.slf4j.LoggerFactory;
  * {@code Retry-After}; a stream whose stored state is unusable 409), anything else 500 (a bug:
  * logged with its stack trace). Nothing is answered once an answer has begun.
  */
-public final class Failures {
+public final class FailureAnswers {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Failures.class);
+  private static final Logger LOG = LoggerFactory.getLogger(FailureAnswers.class);
 
-  private Failures() {}
+  private FailureAnswers() {}
 
   public static void answer(Exchange exchange, Throwable failure) {
     if (Unavailable.answer(exchange, failure)) {

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /** Checks shared by the option builders. */
-final class Settings {
+final class OptionChecks {
 
-  private Settings() {}
+  private OptionChecks() {}
 
   /** {@code value}, unless the setting was already made ({@code current} not null). */
   static <T> T once(T current, T value, String name) {

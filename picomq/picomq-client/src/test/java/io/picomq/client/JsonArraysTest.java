@@ -7,14 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class JsonMessagesTest {
+class JsonArraysTest {
 
   private static byte[] utf8(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
   private static List<String> split(String json) {
-    return JsonMessages.split(utf8(json)).stream()
+    return JsonArrays.split(utf8(json)).stream()
         .map(b -> new String(b, StandardCharsets.UTF_8))
         .toList();
   }
@@ -35,7 +35,7 @@ class JsonMessagesTest {
   @Test
   void joinThenSplitGivesTheMessagesBack() {
     List<byte[]> messages = List.of(utf8("{\"n\":1}"), utf8("[1,2]"), utf8("\"x\""));
-    assertThat(JsonMessages.split(JsonMessages.join(messages)))
+    assertThat(JsonArrays.split(JsonArrays.join(messages)))
         .usingElementComparator(java.util.Arrays::compare)
         .containsExactlyElementsOf(messages);
   }

@@ -17,9 +17,9 @@ import java.util.List;
  * @param batches in offset order
  * @param nextOffset the offset after the last batch, where the next read continues
  */
-public record ReadResult(List<RecordBatch> batches, long nextOffset) {
+public record ObjectReadResult(List<RecordBatch> batches, long nextOffset) {
 
-  public ReadResult {
+  public ObjectReadResult {
     batches = List.copyOf(batches);
   }
 

@@ -9,9 +9,9 @@ package io.picomq.stream;
  * @param maxRecords at least 1
  * @param maxBytes a cap on the sum of body sizes, at least 1
  */
-public record ReadRequest(long fromSeq, int maxRecords, long maxBytes) {
+public record ReadWindow(long fromSeq, int maxRecords, long maxBytes) {
 
-  public ReadRequest {
+  public ReadWindow {
     if (fromSeq < 0 || maxRecords < 1 || maxBytes < 1) {
       throw new IllegalArgumentException(
           "need fromSeq >= 0, maxRecords >= 1, maxBytes >= 1: fromSeq="

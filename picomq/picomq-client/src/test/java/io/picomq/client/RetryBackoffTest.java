@@ -7,9 +7,10 @@ import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-class BackoffTest {
+class RetryBackoffTest {
 
-  private final Backoff backoff = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(5), 0.2);
+  private final RetryBackoff backoff =
+      new RetryBackoff(Duration.ofMillis(50), Duration.ofSeconds(5), 0.2);
 
   @Test
   void pausesDoubleUpToTheMaximum() {
@@ -64,7 +65,7 @@ class BackoffTest {
     assertThat(backoff.pauseNanos(10, noJitter, unavailable(Optional.of(Duration.ofSeconds(1)))))
         .isEqualTo(Duration.ofSeconds(5).toNanos());
     assertThat(backoff.pauseNanos(0, noJitter, unavailable(Optional.of(Duration.ofDays(1)))))
-        .isEqualTo(Backoff.MAX_RETRY_AFTER.toNanos());
+        .isEqualTo(RetryBackoff.MAX_RETRY_AFTER.toNanos());
   }
 
   private static ServiceUnavailableException unavailable(Optional<Duration> retryAfter) {

@@ -10,9 +10,9 @@ import java.util.Optional;
  * @param startAfter only names strictly after it (the last name of the previous page)
  * @param limit at most this many streams, at least 1
  */
-public record ListRequest(String prefix, Optional<String> startAfter, int limit) {
+public record ListQuery(String prefix, Optional<String> startAfter, int limit) {
 
-  public ListRequest {
+  public ListQuery {
     Objects.requireNonNull(prefix, "prefix");
     Objects.requireNonNull(startAfter, "startAfter");
     if (limit < 1) {

@@ -12,7 +12,7 @@ package io.picomq.meta.state;
  * StreamStatus#OPEN}, {@code openedNodeEpoch} is the node epoch of the process that opened it;
  * while closed it is {@link #NONE}.
  */
-public record StreamRecord(
+public record StreamEntry(
     long streamId,
     long epoch,
     long startOffset,
@@ -27,7 +27,7 @@ public record StreamRecord(
   /** The epoch of a never-opened stream, and the opened node epoch of a closed one. */
   public static final long NONE = -1;
 
-  public StreamRecord {
+  public StreamEntry {
     if (streamId < 0) {
       throw new IllegalArgumentException("streamId must be >= 0, got " + streamId);
     }
@@ -54,8 +54,8 @@ public record StreamRecord(
   }
 
   /** A freshly created stream: epoch -1, empty at offset 0, closed, on no node. */
-  public static StreamRecord created(long streamId) {
-    return new StreamRecord(streamId, NONE, 0, 0, StreamStatus.CLOSED, UNPLACED, NONE);
+  public static StreamEntry created(long streamId) {
+    return new StreamEntry(streamId, NONE, 0, 0, StreamStatus.CLOSED, UNPLACED, NONE);
   }
 
   public boolean isPlaced() {
@@ -67,28 +67,28 @@ public record StreamRecord(
   }
 
   /** Opened by {@code byNodeId} at {@code byNodeEpoch}: the epoch moves to the next one. */
-  public StreamRecord opened(int byNodeId, long byNodeEpoch) {
-    return new StreamRecord(
+  public StreamEntry opened(int byNodeId, long byNodeEpoch) {
+    return new StreamEntry(
         streamId, epoch + 1, startOffset, endOffset, StreamStatus.OPEN, byNodeId, byNodeEpoch);
   }
 
-  public StreamRecord closed() {
-    return new StreamRecord(
+  public StreamEntry closed() {
+    return new StreamEntry(
         streamId, epoch, startOffset, endOffset, StreamStatus.CLOSED, nodeId, NONE);
   }
 
-  public StreamRecord onNode(int newNodeId) {
-    return new StreamRecord(
+  public StreamEntry onNode(int newNodeId) {
+    return new StreamEntry(
         streamId, epoch, startOffset, endOffset, status, newNodeId, openedNodeEpoch);
   }
 
-  public StreamRecord withStartOffset(long newStartOffset) {
-    return new StreamRecord(
+  public StreamEntry withStartOffset(long newStartOffset) {
+    return new StreamEntry(
         streamId, epoch, newStartOffset, endOffset, status, nodeId, openedNodeEpoch);
   }
 
-  public StreamRecord withEndOffset(long newEndOffset) {
-    return new StreamRecord(
+  public StreamEntry withEndOffset(long newEndOffset) {
+    return new StreamEntry(
         streamId, epoch, startOffset, newEndOffset, status, nodeId, openedNodeEpoch);
   }
 }

@@ -4,9 +4,9 @@ import io.picomq.s3stream.api.Causes;
 import java.util.concurrent.CompletionException;
 
 /** A future's failure as an exception a later stage may throw, without its wrappers. */
-final class Failures {
+final class CompactionFailures {
 
-  private Failures() {}
+  private CompactionFailures() {}
 
   /** The cause as an exception a future stage may throw. */
   static RuntimeException asCompletion(Throwable error) {

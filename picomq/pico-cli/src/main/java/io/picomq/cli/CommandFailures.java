@@ -14,8 +14,8 @@ import picocli.CommandLine;
  * (<error code>)}, and an {@link ExitCode}. Users see no stack traces; {@code PICO_DEBUG=1} adds
  * one for bug reports.
  */
-public final class Failures {
-  private Failures() {}
+public final class CommandFailures {
+  private CommandFailures() {}
 
   /**
    * What to tell the user.

@@ -5,14 +5,14 @@ package io.picomq.sql.backend;
  * subset both share ({@code INSERT ... ON CONFLICT}, conditional {@code UPDATE}); only the column
  * types of the schema differ.
  */
-public enum Dialect {
+public enum SqlDialect {
   SQLITE("INTEGER", "BLOB"),
   POSTGRES("BIGINT", "BYTEA");
 
   private final String int64Type;
   private final String bytesType;
 
-  Dialect(String int64Type, String bytesType) {
+  SqlDialect(String int64Type, String bytesType) {
     this.int64Type = int64Type;
     this.bytesType = bytesType;
   }
