@@ -1,7 +1,7 @@
 package io.picomq.sql.liveness;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.offset;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import io.picomq.sql.backend.Schema;
@@ -45,7 +45,7 @@ abstract class LivenessTableContract {
     LivenessView view = table.readAll();
     assertThat(view.rows()).isEmpty();
     // The database runs on this machine: its clock is ours, give or take.
-    assertThat(view.nowMillis()).isCloseTo(Clock.systemUTC().millis(), offset(5_000L));
+    assertThat(view.nowMillis()).isCloseTo(Clock.systemUTC().millis(), within(5_000L));
   }
 
   @Test
@@ -139,5 +139,4 @@ abstract class LivenessTableContract {
     assertThat(table.readAll().rows()).isEmpty();
     assertThat(table.renew(1, 100, TTL)).isTrue();
   }
-
 }
