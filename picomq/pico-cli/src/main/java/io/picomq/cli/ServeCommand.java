@@ -175,6 +175,17 @@ final class ServeCommand implements Callable<Integer> {
   long requestTimeoutSec;
 
   @Option(
+      names = "--node-ttl",
+      defaultValue = "${env:PICO_NODE_TTL:-10s}",
+      description =
+          "How long one renewal of this node's liveness row keeps it alive, e.g. 10s, 2s, 500ms;"
+              + " renewed every quarter of it. A node that cannot renew stops acknowledging"
+              + " writes before it lapses, and other nodes then see it as dead. At least 500ms:"
+              + " shorter leaves a renewal too little time for one database round trip"
+              + " (PICO_NODE_TTL).")
+  String nodeTtl;
+
+  @Option(
       names = "--wal-cache-size",
       defaultValue = "${env:PICO_WAL_CACHE_SIZE}",
       description = "Log cache size, e.g. 200MiB (PICO_WAL_CACHE_SIZE).")
@@ -254,6 +265,7 @@ final class ServeCommand implements Callable<Integer> {
             .sseMaxDuration(Duration.ofSeconds(sseMaxDurationSec))
             .maxChunkBytes(Math.toIntExact(Sizes.parse("--max-chunk-size", maxChunkSize)))
             .requestTimeout(Duration.ofSeconds(requestTimeoutSec))
+            .nodeTtl(Durations.parse("--node-ttl", nodeTtl))
             .connections(connections());
     if (noAdmin) {
       config.noAdminListener();

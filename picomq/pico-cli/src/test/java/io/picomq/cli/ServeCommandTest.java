@@ -33,6 +33,23 @@ class ServeCommandTest {
     assertThat(config.nodeEpoch()).isEqualTo(5);
     assertThat(config.longPollTimeout()).isEqualTo(Duration.ofSeconds(25));
     assertThat(config.connections()).isEqualTo(ConnectionSettings.DEFAULT);
+    assertThat(config.nodeTtl()).isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void theNodeTtlIsADurationOfHalfASecondOrMore() {
+    assertThat(parse("serve", "--node-ttl", "2s").nodeTtl()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(parse("serve", "--node-ttl", "500ms").nodeTtl()).isEqualTo(Duration.ofMillis(500));
+    assertThat(parse("serve", "--node-ttl", "30").nodeTtl()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(parse("serve", "--node-ttl", "1m").nodeTtl()).isEqualTo(Duration.ofMinutes(1));
+    assertThatThrownBy(() -> parse("serve", "--node-ttl", "ten seconds"))
+        .hasMessageContaining("--node-ttl wants a whole number with ms, s, m or h");
+    assertThatThrownBy(() -> parse("serve", "--node-ttl", "-1s"))
+        .hasMessageContaining("--node-ttl wants");
+    assertThatThrownBy(() -> parse("serve", "--node-ttl", "200ms"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--node-ttl")
+        .hasMessageContaining("at least 500 ms, not 200 ms");
   }
 
   @Test

@@ -23,6 +23,8 @@ import io.picomq.meta.state.PendingTransfer;
 import io.picomq.meta.state.StreamEntry;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Registry;
+import io.picomq.sql.liveness.LivenessRow;
+import io.picomq.sql.liveness.LivenessView;
 import io.picomq.sql.log.View;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -104,7 +106,11 @@ final class AdminListener implements AutoCloseable {
             send(exchange, 405, error("method_not_allowed", "POST /admin/transfer"));
         case "/ready" -> ready(exchange);
         case "/admin/cluster" -> send(exchange, 200, cluster());
-        case "/admin/nodes" -> send(exchange, 200, Map.of("nodes", nodes(node.plane().state())));
+        case "/admin/nodes" ->
+            send(
+                exchange,
+                200,
+                Map.of("nodes", nodes(node.plane().state(), node.liveness().view())));
         default -> {
           if (path.startsWith(STREAMS_PATH) && path.length() > STREAMS_PATH.length()) {
             // The exchange's path is already percent-decoded.
@@ -158,7 +164,12 @@ final class AdminListener implements AutoCloseable {
     return body;
   }
 
-  private static List<Map<String, Object>> nodes(MetadataState state) {
+  /**
+   * Each registered node with its liveness: {@code state} ({@code live}, {@code suspect}, {@code
+   * dead}), and from its liveness row, if it has one, {@code renewedMsAgo} and {@code ttlMs} (else
+   * null).
+   */
+  private static List<Map<String, Object>> nodes(MetadataState state, LivenessView liveness) {
     List<Map<String, Object>> nodes = new ArrayList<>();
     for (NodeRecord record : state.nodes().values()) {
       Map<String, Object> node = new LinkedHashMap<>();
@@ -167,6 +178,11 @@ final class AdminListener implements AutoCloseable {
       node.put("address", record.advertisedAddress());
       node.put("slots", record.slots());
       node.put("streams", record.placedStreams());
+      node.put("state", liveness.state(record.nodeId(), record.nodeEpoch()).label());
+      Optional<LivenessRow> row = liveness.row(record.nodeId());
+      node.put(
+          "renewedMsAgo", row.map(r -> liveness.nowMillis() - r.renewedAtMillis()).orElse(null));
+      node.put("ttlMs", row.map(LivenessRow::ttlMillis).orElse(null));
       nodes.add(node);
     }
     return nodes;

@@ -16,6 +16,7 @@ import io.picomq.s3stream.api.StreamEngine;
 import io.picomq.server.metadata.Maintenance;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.metadata.NodeIdentity;
+import io.picomq.server.metadata.NodeLiveness;
 import io.picomq.server.metadata.PlaneObjectManager;
 import io.picomq.server.metadata.PlaneStreamManager;
 import io.picomq.server.routing.ViewRouter;
@@ -51,10 +52,11 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Start order: metadata plane (catch up, register this process), engine (recover the WAL of
- * earlier processes), stream service, protocol listener, admin listener; only then is it ready.
- * Stop order is the reverse: fail readiness, drain and close the listeners, flush and stop the
- * engine (which closes its streams in the metadata plane), stop maintenance, leave the plane.
+ * <p>Start order: liveness (the node owns a live row before it registers), metadata plane (catch
+ * up, register this process), engine (recover the WAL of earlier processes), stream service,
+ * protocol listener, admin listener; only then is it ready. Stop order is the reverse: fail
+ * readiness, drain and close the listeners, flush and stop the engine (which closes its streams in
+ * the metadata plane), stop maintenance, delete the liveness row, leave the plane.
  *
  * <p>Threading: {@link #start} and {@link #stop} block and are called by one thread; the accessors
  * and {@link #ready()} may be read by any.
@@ -83,6 +85,7 @@ public final class Node implements AutoCloseable {
 
   // Written by start() and stop() only (one thread).
   private MetadataPlane plane;
+  private NodeLiveness liveness;
   private StreamEngine engine;
   private EngineStreamService service;
   private Maintenance maintenance;
@@ -134,6 +137,8 @@ public final class Node implements AutoCloseable {
             config.advertisedAddress(listen.port()),
             config.slots());
     plane = MetadataPlane.open(config.metaUrl(), identity, clock);
+    liveness = plane.liveness(config.nodeTtl());
+    liveness.start();
     plane.start();
     EngineConfig.Builder engineConfig =
         EngineConfig.builder()
@@ -329,6 +334,11 @@ public final class Node implements AutoCloseable {
     return plane;
   }
 
+  /** This node's liveness: its own row's renewal and every node's live, suspect or dead state. */
+  NodeLiveness liveness() {
+    return liveness;
+  }
+
   /**
    * Graceful stop: fail readiness, let in-flight requests finish for up to {@code drain}, close the
    * listeners, flush the engine, leave the metadata plane. Idempotent.
@@ -369,6 +379,9 @@ public final class Node implements AutoCloseable {
     if (maintenance != null) {
       maintenance.close();
       maintenance = null;
+    }
+    if (liveness != null) {
+      liveness.close();
     }
     if (plane != null) {
       plane.close();

@@ -2,6 +2,7 @@ package io.picomq.node;
 
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.frontend.live.LiveOptions;
+import io.picomq.server.metadata.NodeLiveness;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Objects;
@@ -50,6 +51,8 @@ import java.util.Set;
  *     answers 503 (default 30 s)
  * @param connections header and idle timeouts and the listeners' connection caps (default {@link
  *     ConnectionSettings#DEFAULT})
+ * @param nodeTtl how long one renewal of the node's liveness row keeps it alive; renewed every
+ *     quarter of it (default 10 s, at least {@link NodeLiveness#MIN_TTL})
  */
 public record NodeConfig(
     int nodeId,
@@ -74,7 +77,8 @@ public record NodeConfig(
     OptionalLong walUploadThresholdBytes,
     OptionalLong walUploadIntervalMillis,
     Duration requestTimeout,
-    ConnectionSettings connections) {
+    ConnectionSettings connections,
+    Duration nodeTtl) {
 
   public static final int DEFAULT_NODE_ID = 1;
   public static final String DEFAULT_CLUSTER_ID = "picomq";
@@ -95,6 +99,7 @@ public record NodeConfig(
     Objects.requireNonNull(protocol, "protocol");
     Objects.requireNonNull(requestTimeout, "requestTimeout");
     Objects.requireNonNull(connections, "connections");
+    Objects.requireNonNull(nodeTtl, "nodeTtl");
     require(nodeId >= 0, "nodeId must be >= 0, not " + nodeId);
     require(nodeEpoch >= 0, "nodeEpoch must be >= 0, not " + nodeEpoch);
     require(slots >= 0, "slots must be >= 0, not " + slots);
@@ -105,6 +110,13 @@ public record NodeConfig(
     require(
         requestTimeout.isPositive(),
         "requestTimeout (--request-timeout-sec) must be positive, not " + requestTimeout);
+    require(
+        nodeTtl.compareTo(NodeLiveness.MIN_TTL) >= 0,
+        "nodeTtl (--node-ttl) must be at least "
+            + NodeLiveness.MIN_TTL.toMillis()
+            + " ms, not "
+            + nodeTtl.toMillis()
+            + " ms");
     requirePositive("walCacheSizeBytes", walCacheSizeBytes);
     requirePositive("blockCacheSizeBytes", blockCacheSizeBytes);
     requirePositive("walUploadThresholdBytes", walUploadThresholdBytes);
@@ -145,6 +157,7 @@ public record NodeConfig(
     b.walUploadIntervalMillis = walUploadIntervalMillis;
     b.requestTimeout = requestTimeout;
     b.connections = connections;
+    b.nodeTtl = nodeTtl;
     return b;
   }
 
@@ -218,6 +231,7 @@ public record NodeConfig(
     private OptionalLong walUploadIntervalMillis = OptionalLong.empty();
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private ConnectionSettings connections = ConnectionSettings.DEFAULT;
+    private Duration nodeTtl = NodeLiveness.DEFAULT_TTL;
 
     private Builder() {}
 
@@ -373,6 +387,13 @@ public record NodeConfig(
       return this;
     }
 
+    /** How long a renewal of the node's liveness row keeps it alive ({@code --node-ttl}). */
+    public Builder nodeTtl(Duration nodeTtl) {
+      once("nodeTtl");
+      this.nodeTtl = nodeTtl;
+      return this;
+    }
+
     public NodeConfig build() {
       if (nodeEpoch < 0 && !given.contains("nodeEpoch")) {
         throw new IllegalStateException("nodeEpoch is required");
@@ -406,7 +427,8 @@ public record NodeConfig(
           walUploadThresholdBytes,
           walUploadIntervalMillis,
           requestTimeout,
-          connections);
+          connections,
+          nodeTtl);
     }
   }
 }

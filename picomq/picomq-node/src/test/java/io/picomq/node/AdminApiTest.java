@@ -2,6 +2,8 @@ package io.picomq.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
@@ -19,7 +21,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The admin API's metrics and transfer endpoints, over real sockets against a whole node. */
+/**
+ * The admin API's metrics, transfer and nodes endpoints, over real sockets against a whole node.
+ */
 class AdminApiTest {
   // A sample line of the Prometheus text format: name, optional labels, a float value.
   private static final Pattern SAMPLE =
@@ -160,6 +164,36 @@ class AdminApiTest {
         send("POST", transfer, "{\"stream\": \"/t/open\", \"toNode\": 1}");
     assertThat(conflict.statusCode()).isEqualTo(409);
     assertThat(conflict.body()).contains("\"error\":\"transfer_conflict\"");
+  }
+
+  @Test
+  void nodesShowTheirLiveness() throws Exception {
+    // A node registered in the log that never renews a liveness row (its process is gone).
+    assertThat(node.plane().propose(new Command.RegisterNode(2, 1, "http://127.0.0.1:1", 1)).join())
+        .isInstanceOf(Result.Ok.class);
+
+    HttpResponse<String> answer = send("GET", admin + "/admin/nodes", null);
+
+    assertThat(answer.statusCode()).isEqualTo(200);
+    JsonNode nodes = new ObjectMapper().readTree(answer.body()).path("nodes");
+    JsonNode self = byNodeId(nodes, 1);
+    assertThat(self.path("state").asText()).isEqualTo("live");
+    assertThat(self.path("ttlMs").asLong()).isEqualTo(10_000);
+    // Renewed every 2.5 s: never longer ago than that, give or take a slow machine.
+    assertThat(self.path("renewedMsAgo").asLong()).isBetween(0L, 5_000L);
+    JsonNode gone = byNodeId(nodes, 2);
+    assertThat(gone.path("state").asText()).isEqualTo("dead");
+    assertThat(gone.path("renewedMsAgo").isNull()).isTrue();
+    assertThat(gone.path("ttlMs").isNull()).isTrue();
+  }
+
+  private static JsonNode byNodeId(JsonNode nodes, int nodeId) {
+    for (JsonNode node : nodes) {
+      if (node.path("nodeId").asInt() == nodeId) {
+        return node;
+      }
+    }
+    throw new AssertionError("no node " + nodeId + " in " + nodes);
   }
 
   private HttpResponse<String> send(String method, String url, String body) throws Exception {

@@ -36,7 +36,7 @@ class DashboardTest {
   @TempDir Path dir;
 
   @Test
-  void showsTheNodeItsReadinessNodesAndPendingTransfers() throws Exception {
+  void showsTheNodeItsReadinessNodesTheirLivenessAndPendingTransfers() throws Exception {
     requireBrowser();
     Node node = Node.start(AdminApiTest.config(dir, 1, ListenerProtocol.PICO), Clock.systemUTC());
     try {
@@ -71,9 +71,10 @@ class DashboardTest {
       assertThat(shown.path("nodeId").asText()).isEqualTo("1");
       assertThat(shown.path("ready").asText()).isEqualTo("ready");
       assertThat(shown.path("status").asText()).isEqualTo("ready");
+      // This node renews its liveness row; node 2 is registered but never renewed one.
       assertThat(shown.path("nodes").toString())
-          .contains("[\"1\",\"1\",")
-          .contains("[\"2\",\"5\",\"http://127.0.0.1:1\",\"3\",\"0\"]");
+          .contains("[\"1\",\"1\",\"live\",")
+          .contains("[\"2\",\"5\",\"dead\",\"http://127.0.0.1:1\",\"3\",\"0\"]");
       assertThat(shown.path("transfers").toString())
           .isEqualTo(
               "[[\""

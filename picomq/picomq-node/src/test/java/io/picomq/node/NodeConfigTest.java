@@ -30,6 +30,7 @@ class NodeConfigTest {
     assertThat(config.maxChunkBytes()).isEqualTo(64 * 1024);
     assertThat(config.requestTimeout()).isEqualTo(Duration.ofSeconds(30));
     assertThat(config.connections()).isEqualTo(ConnectionSettings.DEFAULT);
+    assertThat(config.nodeTtl()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.walCacheSizeBytes()).isEmpty();
     assertThat(config.advertisedAddress(4000)).isEqualTo("http://127.0.0.1:4000");
   }
@@ -62,6 +63,10 @@ class NodeConfigTest {
     assertThatThrownBy(() -> minimal().requestTimeout(Duration.ZERO).build())
         .hasMessageContaining("requestTimeout");
     assertThatThrownBy(() -> minimal().backlog(0).build()).hasMessageContaining("backlog");
+    assertThatThrownBy(() -> minimal().nodeTtl(Duration.ofMillis(499)).build())
+        .hasMessageContaining("--node-ttl");
+    assertThat(minimal().nodeTtl(Duration.ofMillis(500)).build().nodeTtl())
+        .isEqualTo(Duration.ofMillis(500));
     assertThatThrownBy(() -> minimal().walCacheSizeBytes(0).build())
         .hasMessageContaining("walCacheSizeBytes");
     assertThatThrownBy(() -> minimal().maxChunkBytes(0).build())

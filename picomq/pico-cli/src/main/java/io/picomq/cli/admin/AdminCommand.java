@@ -98,7 +98,8 @@ public final class AdminCommand implements Runnable {
   @Command(
       name = "nodes",
       mixinStandardHelpOptions = true,
-      description = "The registered nodes: id, epoch, address, slots, streams placed.")
+      description =
+          "The registered nodes: id, epoch, address, slots, streams placed, liveness state.")
   static final class Nodes extends AdminVerb {
     @Override
     JsonNode ask(AdminClient admin) {

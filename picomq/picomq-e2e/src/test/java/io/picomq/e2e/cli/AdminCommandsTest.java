@@ -65,7 +65,9 @@ class AdminCommandsTest {
     assertOk(table);
     assertThat(table.out().lines().findFirst().orElseThrow())
         .startsWith("NODEID")
-        .contains("SLOTS");
+        .contains("SLOTS", "STATE");
+    // The node renews its liveness row: it is live (a dead node: NodesLivenessTest).
+    assertThat(table.out().lines().skip(1).findFirst().orElseThrow()).contains(" live ");
 
     assertOk(admin.run("admin", "set-slots", "1", "--slots", "3"));
     JsonNode nodes = JSON.readTree(admin.run("admin", "--json", "nodes").out());

@@ -28,7 +28,12 @@ function rows(id, items, columns, empty) {
   for (const item of items) {
     const tr = document.createElement("tr");
     for (const column of columns) {
-      tr.appendChild(cell(item[column]));
+      const td = cell(item[column]);
+      if (column === "state") {
+        // live, suspect or dead: coloured by the style sheet.
+        td.className = "state " + item[column];
+      }
+      tr.appendChild(td);
     }
     body.appendChild(tr);
   }
@@ -59,7 +64,12 @@ async function refresh() {
     text("metadata", cluster.metadata);
     status.textContent = ready.ready ? "ready" : "not ready";
     status.className = "badge " + (ready.ready ? "ready" : "not-ready");
-    rows("nodes", nodes.nodes, ["nodeId", "nodeEpoch", "address", "slots", "streams"], "no nodes");
+    rows(
+      "nodes",
+      nodes.nodes,
+      ["nodeId", "nodeEpoch", "state", "address", "slots", "streams"],
+      "no nodes",
+    );
     rows("transfers", cluster.pendingTransfers, ["streamId", "fromNode", "toNode", "epoch"], "none");
     text("updated", "Last update " + new Date().toLocaleTimeString() + ".");
     text("error", "");

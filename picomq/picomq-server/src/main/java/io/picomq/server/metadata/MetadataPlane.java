@@ -150,6 +150,15 @@ public final class MetadataPlane implements AutoCloseable {
     return identity;
   }
 
+  /**
+   * This node's liveness on the plane's database, not started. Start it before {@link #start()} (a
+   * node owns a live row before it registers) and close it before {@link #close()}, which closes
+   * the database it borrows.
+   */
+  public NodeLiveness liveness(Duration ttl) {
+    return new NodeLiveness(backend, identity, ttl);
+  }
+
   /** The metadata database, with any password removed. */
   public String description() {
     return description;

@@ -64,7 +64,11 @@ class EngineStreamServicePostgresTest extends StreamServiceContract {
             try (Statement drop = connection.createStatement()) {
               for (String table :
                   List.of(
-                      tables.log(), tables.snapshot(), tables.lease(), tables.schemaVersion())) {
+                      tables.log(),
+                      tables.snapshot(),
+                      tables.lease(),
+                      tables.nodesAlive(),
+                      tables.schemaVersion())) {
                 drop.execute("DROP TABLE IF EXISTS " + table);
               }
             }

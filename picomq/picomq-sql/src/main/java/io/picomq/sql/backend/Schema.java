@@ -16,7 +16,17 @@ import java.sql.Statement;
  *                       payload BYTEA NOT NULL)
  * PREFIXlease          (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL,
  *                       epoch BIGINT NOT NULL, expires_at_millis BIGINT NOT NULL)
+ * PREFIXnodes_alive    (node_id INTEGER PRIMARY KEY, node_epoch BIGINT NOT NULL,
+ *                       ttl_millis BIGINT NOT NULL, renewed_at_millis BIGINT NOT NULL,
+ *                       expires_at_millis BIGINT NOT NULL)
  * </pre>
+ *
+ * <p>{@code nodes_alive} (node liveness) was added to version 1 without bumping it: a new table is
+ * compatible both ways. A node of this build starting on a version 1 database created without it
+ * creates it here ({@code CREATE TABLE IF NOT EXISTS}, under the same lock), and a node of an older
+ * build never reads it. The version goes up only for a change an older build would misread. (An
+ * older node renews no row, so newer nodes see it as dead: upgrade every node of a cluster before
+ * relying on liveness.)
  *
  * <p>The lease row is created with no holder ({@code ''}), epoch 0, expired. Creating twice is a
  * no-op. Several nodes may race to create the schema: on Postgres they take turns on a
@@ -79,6 +89,18 @@ public final class Schema {
                     + int64
                     + " NOT NULL)");
             statement.execute(
+                "CREATE TABLE IF NOT EXISTS "
+                    + tables.nodesAlive()
+                    + " (node_id INTEGER PRIMARY KEY, node_epoch "
+                    + int64
+                    + " NOT NULL, ttl_millis "
+                    + int64
+                    + " NOT NULL, renewed_at_millis "
+                    + int64
+                    + " NOT NULL, expires_at_millis "
+                    + int64
+                    + " NOT NULL)");
+            statement.execute(
                 "INSERT INTO "
                     + tables.lease()
                     + " (id, holder, epoch, expires_at_millis) VALUES (1, '', 0, 0)"
@@ -105,7 +127,11 @@ public final class Schema {
           try (Statement statement = connection.createStatement()) {
             for (String table :
                 new String[] {
-                  tables.log(), tables.snapshot(), tables.lease(), tables.schemaVersion()
+                  tables.log(),
+                  tables.snapshot(),
+                  tables.lease(),
+                  tables.nodesAlive(),
+                  tables.schemaVersion()
                 }) {
               statement.execute("DROP TABLE IF EXISTS " + table);
             }

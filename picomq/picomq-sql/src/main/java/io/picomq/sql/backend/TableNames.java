@@ -40,6 +40,14 @@ public record TableNames(String prefix) {
     return prefix + "lease";
   }
 
+  /**
+   * One liveness row per node id: {@code (node_id, node_epoch, ttl_millis, renewed_at_millis,
+   * expires_at_millis)}, see {@code io.picomq.sql.liveness}.
+   */
+  public String nodesAlive() {
+    return prefix + "nodes_alive";
+  }
+
   /** The versions of the schema installed so far. */
   public String schemaVersion() {
     return prefix + "schema_version";
