@@ -1,8 +1,10 @@
 package io.picomq.s3stream;
 
+import io.picomq.s3stream.api.OrphanedStreams;
 import io.picomq.s3stream.api.StorageHealth;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.api.StreamEngine;
+import io.picomq.s3stream.api.TakeoverReport;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,6 +40,11 @@ final class ManagedEngine implements StreamEngine {
   @Override
   public CompletableFuture<Void> deleteObjects(List<Long> objectIds) {
     return engine.deleteObjects(objectIds);
+  }
+
+  @Override
+  public CompletableFuture<TakeoverReport> takeOver(int nodeId, OrphanedStreams streams) {
+    return engine.takeOver(nodeId, streams);
   }
 
   @Override

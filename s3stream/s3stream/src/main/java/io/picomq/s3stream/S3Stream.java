@@ -16,6 +16,7 @@ import io.picomq.s3stream.objectstore.ObjectStoreWatch;
 import io.picomq.s3stream.objectstore.uri.ObjectStorageUri;
 import io.picomq.s3stream.objectstore.uri.ObjectStores;
 import io.picomq.s3stream.time.Scheduler;
+import io.picomq.s3stream.wal.ClusterWals;
 import io.picomq.s3stream.wal.ObjectWal;
 import io.picomq.s3stream.wal.WalConfig;
 import io.picomq.s3stream.wal.WalNode;
@@ -52,6 +53,9 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  * maxInflightUploadCount}). Without it the WAL shares the data bucket under the next bucket id,
  * taking its WAL parameters from the data URI. {@code s3://} credentials come from the {@code
  * AWS_*} environment variables unless {@link Builder#s3Credentials} gives them.
+ *
+ * <p>Failover: {@link StreamEngine#takeOver} reads a failed node's WAL from this engine's WAL
+ * bucket, so every node of a cluster that may take over another must name the same WAL bucket.
  */
 public final class S3Stream {
 
@@ -194,7 +198,8 @@ public final class S3Stream {
                     scheduler,
                     clock != null ? clock : Clock.systemUTC(),
                     PooledByteBufAllocator.DEFAULT,
-                    meters));
+                    meters),
+                new ClusterWals(walStore, config.clusterId(), walConfig, scheduler, executor));
         ObjectStore closeData = dataBackend;
         ObjectStore closeWal = walBackend;
         return new ManagedEngine(

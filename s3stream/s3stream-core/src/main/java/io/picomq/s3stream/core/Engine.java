@@ -4,9 +4,12 @@ import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.MetadataRejectedException;
 import io.picomq.s3stream.api.ObjectManager;
+import io.picomq.s3stream.api.OrphanedStreams;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.api.StreamEngine;
 import io.picomq.s3stream.api.StreamManager;
+import io.picomq.s3stream.api.TakeoverFencedException;
+import io.picomq.s3stream.api.TakeoverReport;
 import io.picomq.s3stream.core.blockcache.BlockCache;
 import io.picomq.s3stream.core.blockcache.BlockCacheConfig;
 import io.picomq.s3stream.core.compaction.CompactionLimits;
@@ -20,6 +23,7 @@ import io.picomq.s3stream.core.logcache.StreamSlice;
 import io.picomq.s3stream.core.metrics.EngineMetrics;
 import io.picomq.s3stream.core.read.StorageReader;
 import io.picomq.s3stream.core.read.StorageReaderConfig;
+import io.picomq.s3stream.core.recovery.EarlierProcesses;
 import io.picomq.s3stream.core.recovery.RecoveryReport;
 import io.picomq.s3stream.core.recovery.WalRecovery;
 import io.picomq.s3stream.core.stream.CommittedReader;
@@ -33,12 +37,14 @@ import io.picomq.s3stream.core.upload.UploadSettings;
 import io.picomq.s3stream.object.ObjectNamespace;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.time.Scheduler;
+import io.picomq.s3stream.wal.ClusterWals;
 import io.picomq.s3stream.wal.WalFencedException;
 import io.picomq.s3stream.wal.WriteAheadLog;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,13 +58,16 @@ import org.slf4j.LoggerFactory;
  * the WAL and the {@link LogCache}; sealed blocks flow through the {@link UploadPipeline} into
  * committed objects; {@link OpenStream}s read through the {@link Fetcher}; {@link WalRecovery} runs
  * at start; once started, a {@link CompactionScheduler} compacts this node's objects every {@code
- * compactionIntervalMillis} (unless 0).
+ * compactionIntervalMillis} (unless 0), and {@link #takeOver} runs {@link WalRecovery} on a failed
+ * node's WAL (opened through {@link ClusterWals}), one takeover at a time, sharing the uploader and
+ * committer.
  *
  * <p>Lifecycle: new → {@link #start()} (recovery) → started → {@link #shutdown()} → shut down. A
  * failed start leaves the engine failed; only shutdown is then accepted.
  *
  * <p>Threading: any thread may call any method; the parts document their own rules. The engine's
- * own mutable state is the map of open streams (concurrent) and the lifecycle phase (atomic).
+ * own mutable state is the map of open streams (concurrent), the lifecycle phase (atomic) and the
+ * tail of the takeover queue (under its lock).
  */
 public final class Engine implements StreamEngine {
 
@@ -84,6 +93,10 @@ public final class Engine implements StreamEngine {
   private final Fetcher fetcher;
   private final BlockCache blockCache;
   private final WalRecovery recovery;
+  private final ObjectUploader uploader;
+  private final CommitRetry committer;
+  // Null when this engine cannot open other nodes' WALs (then takeOver is unsupported).
+  private final ClusterWals clusterWals;
   private final ObjectStore dataStore;
   private final ObjectNamespace namespace;
   private final StorageReader storageReader;
@@ -92,16 +105,15 @@ public final class Engine implements StreamEngine {
   private final Map<Long, OpenStream> streams = new ConcurrentHashMap<>();
   private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.NEW);
   private final CompletableFuture<Void> shutDown = new CompletableFuture<>();
+  private final Object takeoverLock = new Object();
+
+  // Completes when the last takeover queued is over; guarded by takeoverLock.
+  private CompletableFuture<Void> lastTakeover = CompletableFuture.completedFuture(null);
 
   // Set by start, read by shutdown.
   private volatile Scheduler.Cancellable intervalTimer = () -> {};
 
-  /**
-   * @param wal the node's WAL, not yet started; the engine starts, recovers, resets and shuts it
-   *     down
-   * @param dataStore where data objects go and are read from (through the block cache); not closed
-   *     by the engine
-   */
+  /** An engine that cannot take over other nodes' WALs. */
   public Engine(
       EngineConfig config,
       WriteAheadLog wal,
@@ -109,7 +121,27 @@ public final class Engine implements StreamEngine {
       StreamManager streamManager,
       ObjectManager objectManager,
       EngineResources resources) {
+    this(config, wal, dataStore, streamManager, objectManager, resources, null);
+  }
+
+  /**
+   * @param wal the node's WAL, not yet started; the engine starts, recovers, resets and shuts it
+   *     down
+   * @param dataStore where data objects go and are read from (through the block cache); not closed
+   *     by the engine
+   * @param clusterWals opens other nodes' WALs on the store of {@code wal}, for {@link #takeOver};
+   *     null if the engine cannot
+   */
+  public Engine(
+      EngineConfig config,
+      WriteAheadLog wal,
+      ObjectStore dataStore,
+      StreamManager streamManager,
+      ObjectManager objectManager,
+      EngineResources resources,
+      ClusterWals clusterWals) {
     this.config = config;
+    this.clusterWals = clusterWals;
     this.wal = wal;
     this.streamManager = streamManager;
     this.dataStore = dataStore;
@@ -123,9 +155,9 @@ public final class Engine implements StreamEngine {
             config.objectBlockSizeBytes(),
             UploadSettings.DEFAULT_PREPARED_OBJECT_TTL);
     this.namespace = settings.namespace();
-    ObjectUploader uploader =
+    this.uploader =
         new ObjectUploader(dataStore, objectManager, settings, resources.allocator(), metrics);
-    CommitRetry committer = new CommitRetry(objectManager, scheduler, metrics);
+    this.committer = new CommitRetry(objectManager, scheduler, metrics);
     this.pipeline =
         new UploadPipeline(
             uploader, committer, wal, resources.executor(), metrics, new PipelineListener());
@@ -169,7 +201,7 @@ public final class Engine implements StreamEngine {
     this.recovery =
         new WalRecovery(
             wal,
-            streamManager,
+            new EarlierProcesses(streamManager),
             uploader,
             committer,
             metrics,
@@ -280,6 +312,102 @@ public final class Engine implements StreamEngine {
     }
   }
 
+  /**
+   * Queues the takeover behind any other one (a recovery holds what the WAL returned in memory, so
+   * one at a time bounds that). It first asks whether the node has anything open at all, so a
+   * repeated takeover, or one of a node that shut down cleanly, touches no storage.
+   */
+  @Override
+  public CompletableFuture<TakeoverReport> takeOver(int nodeId, OrphanedStreams orphans) {
+    Objects.requireNonNull(orphans, "orphans");
+    if (nodeId == config.nodeId()) {
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException("node " + nodeId + " cannot take over its own WAL"));
+    }
+    if (clusterWals == null) {
+      return CompletableFuture.failedFuture(
+          new UnsupportedOperationException("this engine's WAL cannot open other nodes' WALs"));
+    }
+    if (phase.get() != Phase.STARTED) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException("the engine is not started: " + phase.get()));
+    }
+    synchronized (takeoverLock) {
+      CompletableFuture<TakeoverReport> report =
+          lastTakeover.thenCompose(ignored -> runTakeover(nodeId, orphans));
+      lastTakeover = report.handle((ignored, error) -> null);
+      return report;
+    }
+  }
+
+  private CompletableFuture<TakeoverReport> runTakeover(int nodeId, OrphanedStreams orphans) {
+    // Checked again here, not only when queued: shutdown waits for takeovers queued before it
+    // began, and those that start after it must not touch the stores the caller is about to close.
+    if (phase.get() != Phase.STARTED) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException("the engine is not started: " + phase.get()));
+    }
+    return orphans
+        .streams()
+        .thenCompose(
+            open -> {
+              if (open.isEmpty()) {
+                LOG.info("takeover of node {}: nothing open, nothing to do", nodeId);
+                return CompletableFuture.completedFuture(TakeoverReport.nothingOpen(nodeId));
+              }
+              return clusterWals
+                  .epochAbove(nodeId)
+                  .thenCompose(epoch -> recoverWalOf(nodeId, epoch, orphans));
+            });
+  }
+
+  /** Fences, recovers and resets the node's WAL under {@code epoch}, then lets it go. */
+  private CompletableFuture<TakeoverReport> recoverWalOf(
+      int nodeId, long epoch, OrphanedStreams orphans) {
+    LOG.info("node {} takes over the WAL of node {} at epoch {}", config.nodeId(), nodeId, epoch);
+    WriteAheadLog borrowed = clusterWals.open(nodeId, epoch);
+    WalRecovery takeover =
+        new WalRecovery(
+            borrowed,
+            orphans,
+            uploader,
+            committer,
+            metrics,
+            config.effectiveUploadThresholdBytes());
+    return takeover
+        .run()
+        .handle(
+            (report, error) -> {
+              if (error == null) {
+                return borrowed
+                    .shutdownGracefully()
+                    // The WAL was reset and holds nothing: how its writer stops does not matter.
+                    .handle((ignored, shutdownError) -> report);
+              }
+              borrowed.close();
+              Throwable cause = Causes.unwrap(error);
+              LOG.warn("takeover of node {}'s WAL at epoch {} failed", nodeId, epoch, cause);
+              throw asCompletion(
+                  cause instanceof WalFencedException
+                      ? new TakeoverFencedException(nodeId, epoch, cause)
+                      : cause);
+            })
+        .thenCompose(done -> done)
+        .thenApply(
+            report -> {
+              LOG.info("takeover of node {}'s WAL at epoch {} done: {}", nodeId, epoch, report);
+              return new TakeoverReport(
+                  nodeId,
+                  epoch,
+                  report.walRecords(),
+                  report.uploadedRecords(),
+                  report.droppedRecords(),
+                  report.uploadedBytes(),
+                  report.uploads(),
+                  report.closedStreams());
+            });
+  }
+
   @Override
   public CompletableFuture<Void> shutdown() {
     Phase was = phase.getAndUpdate(p -> p == Phase.SHUT_DOWN ? p : Phase.SHUTTING_DOWN);
@@ -289,8 +417,14 @@ public final class Engine implements StreamEngine {
     intervalTimer.cancel();
     // A compaction in progress finishes (or fails) before the engine reports shut down: its
     // uploads and commit use the data store and the catalog, which the caller closes after us.
-    CompletableFuture<Void> compactionStopped =
-        compaction == null ? CompletableFuture.completedFuture(null) : compaction.stop();
+    // Likewise a takeover in progress: queued ones after it fail at once (the phase moved).
+    CompletableFuture<Void> takeoversOver;
+    synchronized (takeoverLock) {
+      takeoversOver = lastTakeover;
+    }
+    CompletableFuture<Void> backgroundStopped =
+        (compaction == null ? CompletableFuture.<Void>completedFuture(null) : compaction.stop())
+            .thenCombine(takeoversOver, (ignored, alsoIgnored) -> null);
     if (was == Phase.NEW || was == Phase.FAILED || was == Phase.STARTING) {
       // Nothing was appended: there is nothing to flush.
       wal.close();
@@ -307,7 +441,7 @@ public final class Engine implements StreamEngine {
         .thenCompose(ignored -> writePath.shutdown())
         .thenCompose(ignored -> pipeline.lastTrim())
         .handle((ignored, error) -> error)
-        .thenCompose(flushError -> compactionStopped.thenApply(ignored -> flushError))
+        .thenCompose(flushError -> backgroundStopped.thenApply(ignored -> flushError))
         .thenCompose(
             flushError ->
                 wal.shutdownGracefully()

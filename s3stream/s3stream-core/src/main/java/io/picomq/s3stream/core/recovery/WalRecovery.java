@@ -1,6 +1,6 @@
 package io.picomq.s3stream.core.recovery;
 
-import io.picomq.s3stream.api.StreamManager;
+import io.picomq.s3stream.api.OrphanedStreams;
 import io.picomq.s3stream.api.StreamMetadata;
 import io.picomq.s3stream.core.metrics.EngineMetrics;
 import io.picomq.s3stream.core.upload.CommitRetry;
@@ -14,15 +14,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings the node back after a crash, before it opens any stream:
+ * Commits what a node's WAL holds for the streams the node's earlier processes left open, then
+ * closes those streams. Two callers, one path: the node's own start after a crash (the WAL is the
+ * node's, under its new epoch, the streams are {@link EarlierProcesses}), and a takeover of a
+ * failed node's WAL by another node (the WAL is the failed node's under a higher epoch, the streams
+ * are the host's {@link OrphanedStreams} for it):
  *
  * <ol>
- *   <li>start the WAL (which fences every earlier process of the node) and read what it holds;
+ *   <li>start the WAL (which fences every earlier process of its node) and read what it holds;
  *   <li>ask the metadata plane which streams earlier processes still have open, with their epochs
  *       and committed ends, and keep each one's contiguous tail above its committed end ({@link
  *       RecoveryPlan});
  *   <li>upload and commit it, one bounded batch at a time, in WAL order, under the streams' old
- *       epochs (nobody has reopened them: they are still open on this node);
+ *       epochs (nobody has reopened them: they are still open on the node);
  *   <li>reset the WAL (everything it held is now committed or worthless), opening it for appends;
  *   <li>close every stream the earlier processes had open, so they can be opened anew.
  * </ol>
@@ -36,24 +40,26 @@ public final class WalRecovery {
   private static final Logger LOG = LoggerFactory.getLogger(WalRecovery.class);
 
   private final WriteAheadLog wal;
-  private final StreamManager streamManager;
+  private final OrphanedStreams streams;
   private final ObjectUploader uploader;
   private final CommitRetry committer;
   private final EngineMetrics metrics;
   private final long batchBytes;
 
   /**
+   * @param wal the WAL to recover, not started
+   * @param streams the streams its node's earlier processes left open, and how to close them
    * @param batchBytes the most bytes uploaded in one batch (the engine's upload threshold)
    */
   public WalRecovery(
       WriteAheadLog wal,
-      StreamManager streamManager,
+      OrphanedStreams streams,
       ObjectUploader uploader,
       CommitRetry committer,
       EngineMetrics metrics,
       long batchBytes) {
     this.wal = wal;
-    this.streamManager = streamManager;
+    this.streams = streams;
     this.uploader = uploader;
     this.committer = committer;
     this.metrics = metrics;
@@ -67,10 +73,10 @@ public final class WalRecovery {
 
   private CompletableFuture<RecoveryReport> recover(Recovery recovery) {
     int walRecords = recovery.records().size();
-    return streamManager
-        .openingStreams()
+    return streams
+        .streams()
         .whenComplete(
-            (streams, error) -> {
+            (opening, error) -> {
               if (error != null) {
                 recovery.release();
               }
@@ -98,6 +104,7 @@ public final class WalRecovery {
                               walRecords,
                               plan.keptRecords(),
                               plan.droppedRecords(),
+                              plan.keptBytes(),
                               plan.batches().size(),
                               opening.size()));
             });
@@ -122,7 +129,7 @@ public final class WalRecovery {
   private CompletableFuture<Void> closeAll(List<StreamMetadata> opening) {
     List<CompletableFuture<Void>> closed = new ArrayList<>();
     for (StreamMetadata s : opening) {
-      closed.add(streamManager.closeStream(s.streamId(), s.epoch()));
+      closed.add(streams.closeStream(s.streamId(), s.epoch()));
     }
     return CompletableFuture.allOf(closed.toArray(CompletableFuture<?>[]::new));
   }

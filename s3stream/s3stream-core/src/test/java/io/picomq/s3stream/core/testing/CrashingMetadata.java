@@ -4,6 +4,7 @@ import io.picomq.s3stream.api.CommitStreamSetObjectRequest;
 import io.picomq.s3stream.api.CompactStreamObjectRequest;
 import io.picomq.s3stream.api.ObjectManager;
 import io.picomq.s3stream.api.ObjectMetadata;
+import io.picomq.s3stream.api.OrphanedStreams;
 import io.picomq.s3stream.api.StreamManager;
 import io.picomq.s3stream.api.StreamMetadata;
 import java.time.Duration;
@@ -76,6 +77,22 @@ public final class CrashingMetadata implements StreamManager, ObjectManager {
   @Override
   public CompletableFuture<List<ObjectMetadata>> getStreamSetObjects() {
     return call(CrashSwitch.Site.STREAM_OP, node::getStreamSetObjects);
+  }
+
+  /** The streams {@code failedNodeId} left open, as this (crashable) taker sees them. */
+  public OrphanedStreams orphanedStreams(int failedNodeId) {
+    OrphanedStreams orphans = node.orphanedStreams(failedNodeId);
+    return new OrphanedStreams() {
+      @Override
+      public CompletableFuture<List<StreamMetadata>> streams() {
+        return call(CrashSwitch.Site.STREAM_OP, orphans::streams);
+      }
+
+      @Override
+      public CompletableFuture<Void> closeStream(long streamId, long epoch) {
+        return call(CrashSwitch.Site.STREAM_OP, () -> orphans.closeStream(streamId, epoch));
+      }
+    };
   }
 
   private <T> CompletableFuture<T> call(CrashSwitch.Site site, Supplier<CompletableFuture<T>> op) {

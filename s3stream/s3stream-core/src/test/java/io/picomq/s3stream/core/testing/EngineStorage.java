@@ -7,6 +7,7 @@ import io.picomq.s3stream.objectstore.MemoryObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.uri.ObjectStorageUri;
 import io.picomq.s3stream.objectstore.uri.ObjectStores;
+import io.picomq.s3stream.wal.ClusterWals;
 import io.picomq.s3stream.wal.MemoryWal;
 import io.picomq.s3stream.wal.MemoryWalVolume;
 import io.picomq.s3stream.wal.ObjectWal;
@@ -27,6 +28,8 @@ public final class EngineStorage implements AutoCloseable {
   public final String clusterId;
   public final String namespace;
   private final WalOpener walOpener;
+  // The object WAL's scheme, null for the memory WAL (which cannot open other nodes' WALs).
+  private final ObjectStorageUri.Scheme walScheme;
   private final Runnable close;
 
   /** How a backend opens a node's WAL at an epoch, over the store this storage wraps. */
@@ -35,8 +38,13 @@ public final class EngineStorage implements AutoCloseable {
     TestEngine.WalFactory open(ObjectStore walStore, String clusterId, int nodeId, long epoch);
   }
 
-  private EngineStorage(ObjectStore dataStore, WalOpener walOpener, Runnable close) {
+  private EngineStorage(
+      ObjectStore dataStore,
+      WalOpener walOpener,
+      ObjectStorageUri.Scheme walScheme,
+      Runnable close) {
     this.dataStore = dataStore;
+    this.walScheme = walScheme;
     String id = UUID.randomUUID().toString().substring(0, 8);
     this.clusterId = "c" + id;
     this.namespace = "N" + id;
@@ -52,40 +60,51 @@ public final class EngineStorage implements AutoCloseable {
         store,
         (walStore, cluster, node, epoch) ->
             (executor, scheduler) -> new MemoryWal(volume, epoch, 64L << 20, executor),
+        null,
         store::close);
   }
 
   /** The object WAL and the data in one {@link MemoryObjectStore}. */
   public static EngineStorage memoryStore() {
     MemoryObjectStore store = new MemoryObjectStore();
-    return new EngineStorage(store, objectWal(ObjectStorageUri.Scheme.MEMORY), store::close);
+    return objectWal(store, ObjectStorageUri.Scheme.MEMORY, store::close);
   }
 
   /** The object WAL and the data in one directory ({@code file://}). */
   public static EngineStorage file(Path directory) {
     ObjectStore store = ObjectStores.open(ObjectStorageUri.parse("0@file://" + directory));
-    return new EngineStorage(store, objectWal(ObjectStorageUri.Scheme.FILE), store::close);
+    return objectWal(store, ObjectStorageUri.Scheme.FILE, store::close);
   }
 
   /** The object WAL and the data in an S3 bucket; the store is the caller's (not closed here). */
   public static EngineStorage s3(ObjectStore store) {
-    return new EngineStorage(store, objectWal(ObjectStorageUri.Scheme.S3), () -> {});
+    return objectWal(store, ObjectStorageUri.Scheme.S3, () -> {});
+  }
+
+  private static EngineStorage objectWal(
+      ObjectStore store, ObjectStorageUri.Scheme scheme, Runnable close) {
+    WalOpener opener =
+        (walStore, cluster, node, epoch) ->
+            (executor, scheduler) ->
+                new ObjectWal(
+                    walStore,
+                    WalNode.of(cluster, node, epoch),
+                    walConfig(scheme),
+                    scheduler,
+                    executor);
+    return new EngineStorage(store, opener, scheme, close);
   }
 
   /**
-   * An object WAL with the scheme's defaults, except that on S3 batches seal after 5 ms (tests have
-   * no PUT bill, and a 250 ms timer would only make them slow).
+   * The scheme's defaults, except that on S3 batches seal after 5 ms (tests have no PUT bill, and a
+   * 250 ms timer would only make them slow).
    */
-  private static WalOpener objectWal(ObjectStorageUri.Scheme scheme) {
-    return (walStore, cluster, node, epoch) ->
-        (executor, scheduler) -> {
-          WalConfig.Builder config = WalConfig.builder(scheme);
-          if (scheme == ObjectStorageUri.Scheme.S3) {
-            config.batchInterval(Duration.ofMillis(5));
-          }
-          return new ObjectWal(
-              walStore, WalNode.of(cluster, node, epoch), config.build(), scheduler, executor);
-        };
+  private static WalConfig walConfig(ObjectStorageUri.Scheme scheme) {
+    WalConfig.Builder config = WalConfig.builder(scheme);
+    if (scheme == ObjectStorageUri.Scheme.S3) {
+      config.batchInterval(Duration.ofMillis(5));
+    }
+    return config.build();
   }
 
   /** Settings for an engine of this storage: its cluster and namespace, small caches. */
@@ -124,8 +143,19 @@ public final class EngineStorage implements AutoCloseable {
       ObjectStore wal,
       UnaryOperator<EngineConfig.Builder> tune) {
     EngineConfig config = tune.apply(config(nodeId, nodeEpoch).newBuilder()).build();
+    // The object WAL can also open other nodes' WALs on the same store, for takeovers.
+    TestEngine.ClusterWalsFactory clusterWals =
+        walScheme == null
+            ? null
+            : (executor, scheduler) ->
+                new ClusterWals(wal, clusterId, walConfig(walScheme), scheduler, executor);
     return TestEngine.build(
-        config, streams, objects, data, walOpener.open(wal, clusterId, nodeId, nodeEpoch));
+        config,
+        streams,
+        objects,
+        data,
+        walOpener.open(wal, clusterId, nodeId, nodeEpoch),
+        clusterWals);
   }
 
   @Override

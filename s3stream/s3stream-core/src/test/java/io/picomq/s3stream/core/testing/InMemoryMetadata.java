@@ -7,6 +7,7 @@ import io.picomq.s3stream.api.MetadataRejectedException.Reason;
 import io.picomq.s3stream.api.ObjectManager;
 import io.picomq.s3stream.api.ObjectMetadata;
 import io.picomq.s3stream.api.ObjectMetadata.ObjectType;
+import io.picomq.s3stream.api.OrphanedStreams;
 import io.picomq.s3stream.api.StreamManager;
 import io.picomq.s3stream.api.StreamMetadata;
 import io.picomq.s3stream.api.StreamMetadata.StreamState;
@@ -46,6 +47,9 @@ import java.util.function.Supplier;
  *       refused.
  *   <li>Object ids: only prepared ids may be committed; an id already catalogued makes the commit a
  *       repeat (object ids are single-use).
+ *   <li>Failover: after {@link #failNode} the failed process is fenced, and its taker may commit to
+ *       and close the streams it left open ({@link Node#orphanedStreams}); a later process of the
+ *       failed node ends the failover (the taker may then no longer), and recovers the rest itself.
  * </ul>
  *
  * <p>Every change happens under one lock at call time, so calls apply in the order they were made;
@@ -60,6 +64,7 @@ public final class InMemoryMetadata {
 
   // Guarded by lock.
   private final Map<Integer, Long> nodeEpochs = new HashMap<>();
+  private final Map<Integer, Failover> failovers = new HashMap<>();
   private final TreeMap<Long, StreamEntry> streams = new TreeMap<>();
   private final Set<Long> deletedStreams = new HashSet<>();
   private final Map<Long, Instant> prepared = new HashMap<>();
@@ -102,7 +107,29 @@ public final class InMemoryMetadata {
             "node " + nodeId + " is registered at epoch " + current + ", not " + nodeEpoch);
       }
       nodeEpochs.put(nodeId, nodeEpoch);
+      Failover failover = failovers.get(nodeId);
+      if (failover != null && nodeEpoch > failover.failedEpoch) {
+        failovers.remove(nodeId); // the node is back: its new process recovers what is left
+      }
       return new Node(nodeId, nodeEpoch);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Declares the current process of node {@code nodeId} failed, and node {@code takerNodeId} its
+   * taker: the failed process is fenced from now on ({@link Reason#NODE_FENCED}), and the taker may
+   * commit to and close the streams that process has open, through {@link Node#orphanedStreams}.
+   */
+  public void failNode(int nodeId, int takerNodeId) {
+    lock.lock();
+    try {
+      Long epoch = nodeEpochs.get(nodeId);
+      if (epoch == null) {
+        throw new IllegalArgumentException("node " + nodeId + " was never registered");
+      }
+      failovers.put(nodeId, new Failover(takerNodeId, epoch));
     } finally {
       lock.unlock();
     }
@@ -280,27 +307,23 @@ public final class InMemoryMetadata {
 
     @Override
     public CompletableFuture<Void> closeStream(long streamId, long epoch) {
-      return call(
-          () -> {
-            StreamEntry stream = requireStream(streamId);
-            if (stream.epoch != epoch) {
-              throw fenced(stream, epoch);
-            }
-            if (stream.ownerNodeId != nodeId) {
-              throw new MetadataRejectedException(
-                  Reason.FENCED,
-                  "stream "
-                      + streamId
-                      + " belongs to node "
-                      + stream.ownerNodeId
-                      + ", not "
-                      + nodeId);
-            }
-            if (stream.state == StreamState.OPENED) {
-              streams.put(streamId, stream.closed());
-            }
-            return null;
-          });
+      return call(() -> close(streamId, epoch));
+    }
+
+    private Void close(long streamId, long epoch) {
+      StreamEntry stream = requireStream(streamId);
+      if (stream.epoch != epoch) {
+        throw fenced(stream, epoch);
+      }
+      if (!mayWrite(stream)) {
+        throw new MetadataRejectedException(
+            Reason.FENCED,
+            "stream " + streamId + " belongs to node " + stream.ownerNodeId + ", not " + nodeId);
+      }
+      if (stream.state == StreamState.OPENED) {
+        streams.put(streamId, stream.closed());
+      }
+      return null;
     }
 
     @Override
@@ -397,6 +420,59 @@ public final class InMemoryMetadata {
       return "InMemoryMetadata.Node[" + nodeId + "@" + nodeEpoch + "]";
     }
 
+    /**
+     * The streams the failed node {@code failedNodeId} left open, as its taker sees them: refused
+     * unless this node is its taker and the failover is still on.
+     */
+    public OrphanedStreams orphanedStreams(int failedNodeId) {
+      return new OrphanedStreams() {
+        @Override
+        public CompletableFuture<List<StreamMetadata>> streams() {
+          return call(
+              () -> {
+                Failover failover = requireFailover(failedNodeId);
+                return InMemoryMetadata.this.streams.values().stream()
+                    .filter(
+                        s ->
+                            s.state == StreamState.OPENED
+                                && s.ownerNodeId == failedNodeId
+                                && s.openedNodeEpoch <= failover.failedEpoch)
+                    .map(StreamEntry::toMetadata)
+                    .toList();
+              });
+        }
+
+        @Override
+        public CompletableFuture<Void> closeStream(long streamId, long epoch) {
+          return call(
+              () -> {
+                requireFailover(failedNodeId);
+                return close(streamId, epoch);
+              });
+        }
+      };
+    }
+
+    private Failover requireFailover(int failedNodeId) {
+      Failover failover = failovers.get(failedNodeId);
+      if (failover == null || failover.takerNodeId != nodeId) {
+        throw new MetadataRejectedException(
+            Reason.FENCED, "node " + failedNodeId + " is not failed over to node " + nodeId);
+      }
+      return failover;
+    }
+
+    /** Whether this process may commit to and close the stream: its own, or one it took over. */
+    private boolean mayWrite(StreamEntry stream) {
+      if (stream.ownerNodeId == nodeId) {
+        return true;
+      }
+      Failover failover = failovers.get(stream.ownerNodeId);
+      return failover != null
+          && failover.takerNodeId == nodeId
+          && stream.openedNodeEpoch <= failover.failedEpoch;
+    }
+
     private void commit(CommitStreamSetObjectRequest request) {
       List<Long> newIds = new ArrayList<>();
       if (request.objectId() >= 0) {
@@ -445,7 +521,7 @@ public final class InMemoryMetadata {
         if (epoch != stream.epoch) {
           throw fenced(stream, epoch);
         }
-        if (stream.ownerNodeId != nodeId) {
+        if (!mayWrite(stream)) {
           throw new MetadataRejectedException(
               Reason.FENCED,
               "stream " + stream.streamId + " belongs to node " + stream.ownerNodeId);
@@ -626,6 +702,11 @@ public final class InMemoryMetadata {
               Reason.NODE_FENCED,
               "node " + nodeId + " epoch " + nodeEpoch + " was replaced by epoch " + current);
         }
+        Failover failover = failovers.get(nodeId);
+        if (failover != null && nodeEpoch <= failover.failedEpoch) {
+          throw new MetadataRejectedException(
+              Reason.NODE_FENCED, "node " + nodeId + " epoch " + nodeEpoch + " failed");
+        }
         value = operation.get();
       } catch (RuntimeException e) {
         value = null;
@@ -786,6 +867,9 @@ public final class InMemoryMetadata {
           openedNodeEpoch);
     }
   }
+
+  /** Node {@code takerNodeId} acts for the failed node's processes up to {@code failedEpoch}. */
+  private record Failover(int takerNodeId, long failedEpoch) {}
 
   /** A catalogued object, who committed it, and when (for oldest-first listings). */
   private record CatalogEntry(ObjectMetadata metadata, int ownerNodeId, long sequence) {}

@@ -74,6 +74,41 @@ class InMemoryMetadataTest {
   }
 
   @Test
+  void aFailedNodesTakerCommitsToAndClosesItsStreamsUntilTheNodeComesBack() {
+    long s = metadata.createStream();
+    long t = metadata.createStream();
+    InMemoryMetadata.Node dead = metadata.register(1, 1);
+    join(dead.openStream(s));
+    join(dead.openStream(t));
+    InMemoryMetadata.Node taker = metadata.register(2, 1);
+    assertThat(refusal(taker.orphanedStreams(1).streams()))
+        .as("before the failover")
+        .isEqualTo(Reason.FENCED);
+
+    metadata.failNode(1, 2);
+    assertThat(refusal(dead.prepareObjects(1, Duration.ofMinutes(1))))
+        .isEqualTo(Reason.NODE_FENCED);
+    assertThat(join(taker.orphanedStreams(1).streams()))
+        .extracting(StreamMetadata::streamId)
+        .containsExactly(s, t);
+    long id = join(taker.prepareObjects(2, Duration.ofMinutes(1)));
+    join(taker.commitStreamSetObject(newData(id, s, 0, 0, 5)));
+    join(taker.orphanedStreams(1).closeStream(s, 0));
+    join(taker.orphanedStreams(1).closeStream(s, 0)); // again: already closed
+    assertThat(metadata.stream(s).endOffset()).isEqualTo(5);
+    assertThat(metadata.stream(s).state()).isEqualTo(StreamMetadata.StreamState.CLOSED);
+    assertThat(refusal(metadata.register(3, 1).orphanedStreams(1).streams()))
+        .as("another node is not the taker")
+        .isEqualTo(Reason.FENCED);
+
+    InMemoryMetadata.Node back = metadata.register(1, 2);
+    assertThat(refusal(taker.commitStreamSetObject(newData(id + 1, t, 0, 0, 5))))
+        .as("the node came back: the taker may no longer write its streams")
+        .isEqualTo(Reason.FENCED);
+    assertThat(join(back.openingStreams())).extracting(StreamMetadata::streamId).containsExactly(t);
+  }
+
+  @Test
   void commitsMustContinueTheCommittedEndAtTheCurrentEpoch() {
     long s = metadata.createStream();
     InMemoryMetadata.Node node = metadata.register(1, 1);

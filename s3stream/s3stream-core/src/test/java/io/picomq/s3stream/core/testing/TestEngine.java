@@ -9,6 +9,7 @@ import io.picomq.s3stream.core.Engine;
 import io.picomq.s3stream.core.EngineResources;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.time.Scheduler;
+import io.picomq.s3stream.wal.ClusterWals;
 import io.picomq.s3stream.wal.WriteAheadLog;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
@@ -51,6 +52,12 @@ public final class TestEngine {
     WriteAheadLog open(ExecutorService executor, Scheduler scheduler);
   }
 
+  /** Other nodes' WALs on the store of the engine's own, over the engine's executor. */
+  @FunctionalInterface
+  public interface ClusterWalsFactory {
+    ClusterWals open(ExecutorService executor, Scheduler scheduler);
+  }
+
   /** Builds an engine (not started) over {@code dataStore} and the WAL the factory opens. */
   public static TestEngine build(
       EngineConfig config,
@@ -58,6 +65,20 @@ public final class TestEngine {
       ObjectManager objects,
       ObjectStore dataStore,
       WalFactory walFactory) {
+    return build(config, streams, objects, dataStore, walFactory, null);
+  }
+
+  /**
+   * As {@link #build(EngineConfig, StreamManager, ObjectManager, ObjectStore, WalFactory)}, able to
+   * take over other nodes' WALs when {@code clusterWals} is not null.
+   */
+  public static TestEngine build(
+      EngineConfig config,
+      StreamManager streams,
+      ObjectManager objects,
+      ObjectStore dataStore,
+      WalFactory walFactory,
+      ClusterWalsFactory clusterWals) {
     int instance = INSTANCES.incrementAndGet();
     ExecutorService executor = Executors.newFixedThreadPool(4, threads("engine-" + instance));
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -71,7 +92,8 @@ public final class TestEngine {
             streams,
             objects,
             new EngineResources(
-                executor, scheduler, Clock.systemUTC(), PooledByteBufAllocator.DEFAULT, registry));
+                executor, scheduler, Clock.systemUTC(), PooledByteBufAllocator.DEFAULT, registry),
+            clusterWals == null ? null : clusterWals.open(executor, scheduler));
     return new TestEngine(engine, wal, registry, executor, scheduler);
   }
 
