@@ -69,9 +69,10 @@ final class CommitTransitions {
   }
 
   /**
-   * New data: each stream's ranges must be fenced by its current epoch, come from its node, be
-   * contiguous and start exactly at its end offset. A commit entirely below every end offset is a
-   * repeat (redundant); one partly below is refused.
+   * New data: each stream's ranges must be fenced by its current epoch, come from its node (or the
+   * node that took its node over, recovering the WAL), be contiguous and start exactly at its end
+   * offset. A commit entirely below every end offset is a repeat (redundant); one partly below is
+   * refused.
    */
   private static Applied appendNewData(
       MetadataState state,
@@ -91,7 +92,7 @@ final class CommitTransitions {
           return StreamTransitions.fenced(state, stream, range.epoch());
         }
       }
-      if (stream.nodeId() != c.nodeId()) {
+      if (!NodeTransitions.actsFor(state, c.nodeId(), stream.nodeId())) {
         return StreamTransitions.notOwner(state, stream, c.nodeId());
       }
       for (int i = 1; i < ranges.size(); i++) {

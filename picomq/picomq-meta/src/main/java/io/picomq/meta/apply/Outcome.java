@@ -10,6 +10,11 @@ public sealed interface Outcome {
 
   record NodeSlotsSet(int nodeId, int slots) implements Outcome {}
 
+  /**
+   * Node {@code nodeId}'s process {@code nodeEpoch} is in the hands of node {@code takerNodeId}.
+   */
+  record NodeTakenOver(int nodeId, long nodeEpoch, int takerNodeId) implements Outcome {}
+
   record StreamPlaced(long streamId, int nodeId) implements Outcome {}
 
   /** Streams {@code firstStreamId .. firstStreamId + count - 1} exist now. */

@@ -6,6 +6,8 @@ public enum RejectReason {
   NODE_NOT_REGISTERED,
   /** The command comes from an older process of the node than the registered one. */
   STALE_NODE_EPOCH,
+  /** The command comes from a node process another node took over (it must register anew). */
+  NODE_TAKEN_OVER,
   /** The target node of a slots change or transfer is not registered. */
   UNKNOWN_NODE,
   /** No registered node offers a slot, so a stream cannot be placed. */

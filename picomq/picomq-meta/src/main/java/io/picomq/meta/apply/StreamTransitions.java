@@ -45,9 +45,12 @@ final class StreamTransitions {
   }
 
   /**
-   * Opens a stream at the next epoch on the proposing process. Allowed when the stream is closed,
-   * or when the process that holds it open is no longer its node's registered process (that node
-   * restarted, so its old process can append nothing more). The opener becomes the stream's node.
+   * Opens a stream at the next epoch on the proposing process, which becomes the stream's node.
+   * Only a closed stream opens (a repeat by the process holding it open is redundant). A stream
+   * still open on any other process, even a dead or restarted one, stays refused until that
+   * process's WAL was recovered and the stream closed at the recovered end: by the node's next
+   * process, or by the node that took it over. Opening it "because its holder restarted" would lose
+   * what the holder acknowledged and had not yet committed.
    */
   static Applied open(MetadataState state, OpenStream c) {
     Optional<Applied> refused =
@@ -69,13 +72,15 @@ final class StreamTransitions {
       if (stream.nodeId() == c.nodeId() && stream.openedNodeEpoch() == c.nodeEpoch()) {
         return Applied.redundant(state, opened(stream));
       }
-      NodeRecord holder = state.nodes().get(stream.nodeId());
-      if (stream.nodeId() != c.nodeId() && holder.nodeEpoch() == stream.openedNodeEpoch()) {
-        return Applied.rejected(
-            state,
-            RejectReason.OPEN_ON_OTHER_NODE,
-            "stream " + c.streamId() + " is open on node " + stream.nodeId());
-      }
+      return Applied.rejected(
+          state,
+          RejectReason.OPEN_ON_OTHER_NODE,
+          "stream "
+              + c.streamId()
+              + " is open on node "
+              + stream.nodeId()
+              + " epoch "
+              + stream.openedNodeEpoch());
     }
     StreamEntry opened = stream.opened(c.nodeId(), c.nodeEpoch());
     return Applied.ok(state.withStream(opened), opened(opened));
@@ -126,7 +131,7 @@ final class StreamTransitions {
     if (c.epoch() != stream.epoch()) {
       return fenced(state, stream, c.epoch());
     }
-    if (stream.nodeId() != c.nodeId()) {
+    if (!NodeTransitions.actsFor(state, c.nodeId(), stream.nodeId())) {
       return notOwner(state, stream, c.nodeId());
     }
     Outcome outcome = new Outcome.StreamClosed(c.streamId(), stream.epoch());

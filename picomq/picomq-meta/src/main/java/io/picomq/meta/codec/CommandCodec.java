@@ -39,6 +39,7 @@ import java.util.List;
  * 17 KvDelete              key str
  * 18 TransferStream        streamId i64, toNodeId i32
  * 19 CompleteTransfer      streamId i64, closedEpoch i64
+ * 20 TakeOverNode          nodeId i32, nodeEpoch i64, takerNodeId i32, takerNodeEpoch i64
  * </pre>
  *
  * A new field or meaning gets a new version of that type; a decoder refuses versions it does not
@@ -68,6 +69,7 @@ public final class CommandCodec {
   static final int KV_DELETE = 17;
   static final int TRANSFER_STREAM = 18;
   static final int COMPLETE_TRANSFER = 19;
+  static final int TAKE_OVER_NODE = 20;
 
   private CommandCodec() {}
 
@@ -180,12 +182,19 @@ public final class CommandCodec {
         out.i64(c.streamId());
         out.i64(c.closedEpoch());
       }
+      case Command.TakeOverNode c -> {
+        header(out, TAKE_OVER_NODE);
+        out.i32(c.nodeId());
+        out.i64(c.nodeEpoch());
+        out.i32(c.takerNodeId());
+        out.i64(c.takerNodeEpoch());
+      }
     }
   }
 
   static Command read(BinaryReader in) throws MetadataDecodeException {
     int type = in.u8();
-    if (type < REGISTER_NODE || type > COMPLETE_TRANSFER) {
+    if (type < REGISTER_NODE || type > TAKE_OVER_NODE) {
       throw new MetadataDecodeException(Kind.UNKNOWN_TYPE, "command type " + type);
     }
     int version = in.u8();
@@ -226,6 +235,7 @@ public final class CommandCodec {
       case KV_DELETE -> new Command.KvDelete(in.string("key"));
       case TRANSFER_STREAM -> new Command.TransferStream(in.i64(), in.i32());
       case COMPLETE_TRANSFER -> new Command.CompleteTransfer(in.i64(), in.i64());
+      case TAKE_OVER_NODE -> new Command.TakeOverNode(in.i32(), in.i64(), in.i32(), in.i64());
       default -> throw new MetadataDecodeException(Kind.UNKNOWN_TYPE, "command type " + type);
     };
   }

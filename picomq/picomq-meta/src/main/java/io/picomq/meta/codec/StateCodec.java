@@ -23,8 +23,9 @@ import java.util.zip.CRC32C;
  * because every section is written in ascending key order and nothing else varies.
  *
  * <pre>
- * magic i32 "PMQS" | version u8 (1) | nextStreamId i64 | nextObjectId i64
- * nodes:     count i32, each: nodeId i32, nodeEpoch i64, address str, slots i32
+ * magic i32 "PMQS" | version u8 (2) | nextStreamId i64 | nextObjectId i64
+ * nodes:     count i32, each: nodeId i32, nodeEpoch i64, address str, slots i32,
+ *                             takerNodeId i32 (-1: none; absent at version 1)
  * streams:   count i32, each: streamId i64, epoch i64, start i64, end i64, status u8
  *                             (0 closed, 1 open), nodeId i32, openedNodeEpoch i64
  * objects:   count i32, each: kind u8, then
@@ -47,7 +48,10 @@ public final class StateCodec {
   /** "PMQS": PicoMQ state. */
   public static final int MAGIC = 0x504D5153;
 
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
+
+  /** Version 1 had no taker per node; it still decodes (every node in good standing). */
+  private static final int VERSION_WITHOUT_TAKERS = 1;
 
   private static final int SET_OBJECT = 1;
   private static final int STREAM_OBJECT = 2;
@@ -71,6 +75,7 @@ public final class StateCodec {
       out.i64(node.nodeEpoch());
       out.string(node.advertisedAddress());
       out.i32(node.slots());
+      out.i32(node.takerNodeId());
     }
     out.i32(state.streams().size());
     for (StreamEntry stream : state.streams().values()) {
@@ -126,11 +131,11 @@ public final class StateCodec {
       throw new MetadataDecodeException(Kind.UNKNOWN_TYPE, "not a snapshot: magic " + magic);
     }
     int version = in.u8();
-    if (version != VERSION) {
+    if (version != VERSION && version != VERSION_WITHOUT_TAKERS) {
       throw new MetadataDecodeException(Kind.UNKNOWN_VERSION, "snapshot version " + version);
     }
     try {
-      MetadataState state = readState(in);
+      MetadataState state = readState(in, version);
       in.expectEnd("snapshot");
       return state;
     } catch (IllegalArgumentException invalid) {
@@ -138,13 +143,21 @@ public final class StateCodec {
     }
   }
 
-  private static MetadataState readState(BinaryReader in) throws MetadataDecodeException {
+  private static MetadataState readState(BinaryReader in, int version)
+      throws MetadataDecodeException {
     long nextStreamId = in.i64();
     long nextObjectId = in.i64();
     List<NodeRecord> nodes = new ArrayList<>();
     long previous = Long.MIN_VALUE;
-    for (int i = in.count("nodes", 18); i > 0; i--) {
-      NodeRecord node = new NodeRecord(in.i32(), in.i64(), in.string("address"), in.i32(), 0);
+    for (int i = in.count("nodes", version == VERSION_WITHOUT_TAKERS ? 18 : 22); i > 0; i--) {
+      NodeRecord node =
+          new NodeRecord(
+              in.i32(),
+              in.i64(),
+              in.string("address"),
+              in.i32(),
+              0,
+              version == VERSION_WITHOUT_TAKERS ? NodeRecord.NO_TAKER : in.i32());
       previous = ascending("node", previous, node.nodeId());
       nodes.add(node);
     }

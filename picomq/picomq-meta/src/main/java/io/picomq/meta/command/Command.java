@@ -89,7 +89,10 @@ public sealed interface Command {
     }
   }
 
-  /** The owner stops appending to a stream at {@code epoch} after flushing what it accepted. */
+  /**
+   * The owner stops appending to a stream at {@code epoch} after flushing what it accepted; or the
+   * node that took the owner over closes it at the end it recovered from the owner's WAL.
+   */
   record CloseStream(long streamId, long epoch, int nodeId, long nodeEpoch) implements Command {
     public CloseStream {
       requireStream(streamId);
@@ -266,6 +269,23 @@ public sealed interface Command {
   record KvDelete(String key) implements Command {
     public KvDelete {
       requireKey(key);
+    }
+  }
+
+  /**
+   * The registered process {@code nodeEpoch} of {@code nodeId} stopped renewing its liveness row:
+   * the process {@code takerNodeEpoch} of {@code takerNodeId} takes over its WAL. From now on every
+   * command of the failed process is refused, and the taker may commit and close the streams the
+   * failed node had open. Proposed again with another taker, it hands the unfinished takeover on.
+   */
+  record TakeOverNode(int nodeId, long nodeEpoch, int takerNodeId, long takerNodeEpoch)
+      implements Command {
+    public TakeOverNode {
+      requireNode(nodeId, nodeEpoch);
+      requireNode(takerNodeId, takerNodeEpoch);
+      if (nodeId == takerNodeId) {
+        throw new IllegalArgumentException("node " + nodeId + " cannot take over itself");
+      }
     }
   }
 

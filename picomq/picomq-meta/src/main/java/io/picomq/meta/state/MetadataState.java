@@ -223,7 +223,10 @@ public final class MetadataState {
         kv);
   }
 
-  /** Registers a node, or records a new process (epoch, address, slots) of a known one. */
+  /**
+   * Registers a node, or records a new process (epoch, address, slots) of a known one; a process in
+   * good standing.
+   */
   public MetadataState withNode(int nodeId, long nodeEpoch, String advertisedAddress, int slots) {
     NodeRecord existing = nodes.get(nodeId);
     long placed = existing == null ? 0 : existing.placedStreams();
@@ -233,7 +236,21 @@ public final class MetadataState {
 
   public MetadataState withNodeSlots(int nodeId, int slots) {
     NodeRecord node = requireNode(nodeId);
-    return withNode(nodeId, node.nodeEpoch(), node.advertisedAddress(), slots);
+    return withNodes(
+        nodes.plus(
+            nodeId,
+            new NodeRecord(
+                nodeId,
+                node.nodeEpoch(),
+                node.advertisedAddress(),
+                slots,
+                node.placedStreams(),
+                node.takerNodeId())));
+  }
+
+  /** The node's current process, taken over by {@code takerNodeId}. */
+  public MetadataState withNodeTakenOver(int nodeId, int takerNodeId) {
+    return withNodes(nodes.plus(nodeId, requireNode(nodeId).withTaker(takerNodeId)));
   }
 
   /** Adds or replaces a stream, moving its placement count if it changed node. */

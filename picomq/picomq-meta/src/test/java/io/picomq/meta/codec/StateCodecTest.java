@@ -12,6 +12,7 @@ import io.picomq.meta.command.CommittedRange;
 import io.picomq.meta.command.NewStreamObject;
 import io.picomq.meta.state.KvValue;
 import io.picomq.meta.state.MetadataState;
+import io.picomq.meta.state.NodeRecord;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -35,6 +36,8 @@ class StateCodecTest {
     return applyAll(
         new Command.RegisterNode(1, 100, "10.0.0.1:9092", 2),
         new Command.RegisterNode(2, 100, "10.0.0.2:9092", 1),
+        new Command.RegisterNode(3, 100, "10.0.0.3:9092", 1),
+        new Command.TakeOverNode(3, 100, 2, 100),
         new Command.CreateStreams(4),
         new Command.OpenStream(0, 1, 100),
         new Command.OpenStream(1, 1, 100),
@@ -81,8 +84,8 @@ class StateCodecTest {
 
   @Test
   void theEmptyStateIsLaidOutAsDocumented() {
-    // "PMQS", version 1, nextStreamId 0, nextObjectId 0, seven empty sections, CRC32C
-    byte[] body = hex("504D5153 01 0000000000000000 0000000000000000" + "00000000".repeat(7));
+    // "PMQS", version 2, nextStreamId 0, nextObjectId 0, seven empty sections, CRC32C
+    byte[] body = hex("504D5153 02 0000000000000000 0000000000000000" + "00000000".repeat(7));
     byte[] expected = resealed(Arrays.copyOf(body, body.length + 4));
 
     assertThat(StateCodec.encode(MetadataState.empty())).isEqualTo(expected);
@@ -136,12 +139,26 @@ class StateCodecTest {
   }
 
   @Test
+  void aVersionOneSnapshotDecodesWithEveryNodeInGoodStanding() throws Exception {
+    // version 1, no streams or objects yet, one node: 1, epoch 100, "a:1", 2 slots (no taker field)
+    byte[] body =
+        hex(
+            "504D5153 01 0000000000000000 0000000000000000"
+                + "00000001 00000001 0000000000000064 0003 613A31 00000002"
+                + "00000000".repeat(6));
+    MetadataState state = StateCodec.decode(resealed(Arrays.copyOf(body, body.length + 4)));
+
+    assertThat(state.node(1)).contains(new NodeRecord(1, 100, "a:1", 2, 0));
+    assertThat(state.node(1).orElseThrow().isTakenOver()).isFalse();
+  }
+
+  @Test
   void anotherMagicOrVersionIsRefused() {
     byte[] snapshot = StateCodec.encode(MetadataState.empty());
     byte[] otherMagic = snapshot.clone();
     otherMagic[0] = 'X';
     byte[] otherVersion = snapshot.clone();
-    otherVersion[4] = 2;
+    otherVersion[4] = 3;
 
     assertThat(kindOf(resealed(otherMagic))).isEqualTo(Kind.UNKNOWN_TYPE);
     assertThat(kindOf(resealed(otherVersion))).isEqualTo(Kind.UNKNOWN_VERSION);
