@@ -19,6 +19,7 @@ import io.picomq.server.metadata.NodeIdentity;
 import io.picomq.server.metadata.NodeLiveness;
 import io.picomq.server.metadata.PlaneObjectManager;
 import io.picomq.server.metadata.PlaneStreamManager;
+import io.picomq.server.routing.NodeLivenessCheck;
 import io.picomq.server.routing.ViewRouter;
 import io.picomq.server.service.EngineStreamService;
 import io.picomq.stream.StreamRouter;
@@ -174,7 +175,8 @@ public final class Node implements AutoCloseable {
         new Maintenance(plane, Optional.of(engine::deleteObjects), clock, MAINTENANCE_INTERVAL);
     maintenance.start();
     expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
-    StreamRouter router = new ViewRouter(plane, config.nodeId(), config.redirect());
+    StreamRouter router =
+        new ViewRouter(plane, config.nodeId(), config.redirect(), NodeLivenessCheck.NONE_DEAD);
     ConnectionLimits protocolLimits = connectionLimits();
     frontend =
         Frontend.start(

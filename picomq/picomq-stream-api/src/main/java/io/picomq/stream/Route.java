@@ -14,5 +14,14 @@ public sealed interface Route {
    */
   record Redirect(int nodeId, String baseUrl) implements Route {}
 
+  /**
+   * The node that had the stream open stopped (its liveness lapsed, or it restarted and has not
+   * recovered yet): no node may serve the stream until that node's WAL is recovered and the stream
+   * closed at the recovered end. Answer {@code 503} with {@code Retry-After}; never redirect to it.
+   *
+   * @param nodeId the node whose WAL is being recovered
+   */
+  record Recovering(int nodeId) implements Route {}
+
   Route LOCAL = new Local();
 }

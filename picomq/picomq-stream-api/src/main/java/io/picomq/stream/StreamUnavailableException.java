@@ -38,7 +38,12 @@ public final class StreamUnavailableException extends RuntimeException {
      * This node no longer owns the stream (a newer epoch fenced it, or it is moving to another
      * node); a retry is routed to the owner.
      */
-    NOT_OWNER(1);
+    NOT_OWNER(1),
+    /**
+     * The node that had the stream open stopped, and the stream waits until that node's WAL is
+     * recovered (by the node's next process, or by a live node taking it over); seconds.
+     */
+    RECOVERING(2);
 
     private final int retryAfterSeconds;
 

@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringEncoder;
 import io.picomq.stream.Route;
 import io.picomq.stream.StreamRouter;
+import io.picomq.stream.StreamUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,8 @@ import java.util.function.Function;
 
 /**
  * The routing step in front of a protocol: a request naming a stream that another node serves is
- * answered {@code 307} to that node (same path and query), everything else goes to the protocol.
+ * answered {@code 307} to that node (same path and query); one naming a stream under recovery is
+ * answered {@code 503} with {@code Retry-After}; everything else goes to the protocol.
  */
 public final class RoutingHandler implements RequestHandler {
   private final StreamRouter router;
@@ -37,8 +39,20 @@ public final class RoutingHandler implements RequestHandler {
   @Override
   public void handle(Exchange exchange) {
     Optional<String> name = streamNameOf.apply(exchange.path());
-    if (name.isPresent()
-        && router.route(name.get()) instanceof Route.Redirect(int nodeId, String baseUrl)) {
+    Route route = name.isPresent() ? router.route(name.get()) : Route.LOCAL;
+    if (route instanceof Route.Recovering(int nodeId)) {
+      Unavailable.respond(
+          exchange,
+          new StreamUnavailableException(
+              StreamUnavailableException.Reason.RECOVERING,
+              false,
+              "the stream was open on node "
+                  + nodeId
+                  + ", which stopped; it serves again once that node's WAL is recovered",
+              null));
+      return;
+    }
+    if (route instanceof Route.Redirect(int nodeId, String baseUrl)) {
       QueryStringEncoder location = new QueryStringEncoder(baseUrl + exchange.rawPath());
       for (Map.Entry<String, List<String>> parameter : exchange.query().entrySet()) {
         for (String value : parameter.getValue()) {

@@ -29,7 +29,11 @@ final class Rejections {
       case OFFSET_MISMATCH -> MetadataRejectedException.Reason.OFFSET_MISMATCH;
       case OBJECT_NOT_PREPARED, OBJECT_CONFLICT, OBJECT_STILL_REACHABLE ->
           MetadataRejectedException.Reason.UNKNOWN_OBJECT;
-      case NODE_NOT_REGISTERED, STALE_NODE_EPOCH, UNKNOWN_NODE, NO_NODE_AVAILABLE ->
+      case NODE_NOT_REGISTERED,
+          STALE_NODE_EPOCH,
+          NODE_TAKEN_OVER,
+          UNKNOWN_NODE,
+          NO_NODE_AVAILABLE ->
           MetadataRejectedException.Reason.NODE_FENCED;
       case OPEN_ON_OTHER_NODE, NOT_OWNER, TRANSFER_IN_PROGRESS, TRANSFER_CONFLICT ->
           MetadataRejectedException.Reason.OPEN_ON_OTHER_NODE;

@@ -18,6 +18,9 @@ import java.util.OptionalLong;
  *   <li>an unregistered name (a create) is served here;
  *   <li>a stream with a pending transfer goes to the transfer's target;
  *   <li>a stream open on another live node process goes to that node's advertised address;
+ *   <li>a stream open on a node process that stopped (taken over, presumed dead by its liveness
+ *       row, or replaced by a newer process of its node that has not recovered it yet) is under
+ *       recovery: {@link Route.Recovering}, never a redirect to a dead node;
  *   <li>a closed stream is served here (any node may reopen it);
  *   <li>with {@code redirect} off ({@code --routing local}) everything is served here.
  * </ul>
@@ -28,11 +31,14 @@ public final class ViewRouter implements StreamRouter {
   private final MetadataPlane plane;
   private final int selfNodeId;
   private final boolean redirect;
+  private final NodeLivenessCheck liveness;
 
-  public ViewRouter(MetadataPlane plane, int selfNodeId, boolean redirect) {
+  public ViewRouter(
+      MetadataPlane plane, int selfNodeId, boolean redirect, NodeLivenessCheck liveness) {
     this.plane = plane;
     this.selfNodeId = selfNodeId;
     this.redirect = redirect;
+    this.liveness = liveness;
   }
 
   @Override
@@ -50,12 +56,20 @@ public final class ViewRouter implements StreamRouter {
       return toNode(state, transfer.get().toNodeId());
     }
     Optional<StreamEntry> stream = state.stream(streamId.getAsLong());
-    if (stream.isEmpty() || !stream.get().isOpen() || stream.get().nodeId() == selfNodeId) {
+    if (stream.isEmpty() || !stream.get().isOpen()) {
       return Route.LOCAL;
     }
     NodeRecord owner = state.nodes().get(stream.get().nodeId());
-    boolean ownerLive = owner != null && owner.nodeEpoch() == stream.get().openedNodeEpoch();
-    return ownerLive ? toNode(state, owner.nodeId()) : Route.LOCAL;
+    if (owner == null) {
+      return Route.LOCAL; // cannot happen: only registered processes open streams
+    }
+    boolean sameProcess = owner.nodeEpoch() == stream.get().openedNodeEpoch();
+    if (!sameProcess
+        || owner.isTakenOver()
+        || liveness.presumedDead(owner.nodeId(), owner.nodeEpoch())) {
+      return new Route.Recovering(owner.nodeId());
+    }
+    return owner.nodeId() == selfNodeId ? Route.LOCAL : toNode(state, owner.nodeId());
   }
 
   private Route toNode(MetadataState state, int nodeId) {

@@ -18,6 +18,8 @@ import io.picomq.stream.CreateRequest;
 import io.picomq.stream.Route;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +49,9 @@ class ViewRouterTest {
               Clock.systemUTC(),
               Executors.newVirtualThreadPerTaskExecutor(),
               PooledByteBufAllocator.DEFAULT);
-      ViewRouter router = new ViewRouter(plane, 1, true);
+      Set<Integer> dead = ConcurrentHashMap.newKeySet();
+      ViewRouter router =
+          new ViewRouter(plane, 1, true, (nodeId, nodeEpoch) -> dead.contains(nodeId));
 
       assertThat(router.route("/new")).isEqualTo(Route.LOCAL);
       service.create("/s", CreateRequest.of("text/plain")).join();
@@ -60,11 +64,27 @@ class ViewRouterTest {
       Outcome opened = plane.proposeAccepted(new Command.OpenStream(streamId, 2, 20)).join();
       assertThat(opened).isInstanceOf(Outcome.StreamOpened.class);
       assertThat(router.route("/s")).isEqualTo(new Route.Redirect(2, "http://two:4437"));
-      assertThat(new ViewRouter(plane, 1, false).route("/s")).isEqualTo(Route.LOCAL);
+      assertThat(new ViewRouter(plane, 1, false, NodeLivenessCheck.NONE_DEAD).route("/s"))
+          .isEqualTo(Route.LOCAL);
 
-      // Node 2 restarts with a new epoch: the old process's open no longer counts.
+      // Node 2's liveness row lapses: never a redirect to a dead node, the stream waits.
+      dead.add(2);
+      assertThat(router.route("/s")).isEqualTo(new Route.Recovering(2));
+      dead.clear();
+
+      // Node 2 restarts with a new epoch: until it recovered its old process's WAL and closed
+      // the stream, nobody serves it (serving it here would lose what node 2 acknowledged).
       plane.proposeAccepted(new Command.RegisterNode(2, 21, "http://two:4437", 1)).join();
+      assertThat(router.route("/s")).isEqualTo(new Route.Recovering(2));
+      long epoch = plane.state().stream(streamId).orElseThrow().epoch();
+      plane.proposeAccepted(new Command.CloseStream(streamId, epoch, 2, 21)).join();
       assertThat(router.route("/s")).isEqualTo(Route.LOCAL);
+
+      // Opened on node 2 again, then node 2 is taken over by node 1: under recovery.
+      plane.proposeAccepted(new Command.OpenStream(streamId, 2, 21)).join();
+      assertThat(router.route("/s")).isEqualTo(new Route.Redirect(2, "http://two:4437"));
+      plane.proposeAccepted(new Command.TakeOverNode(2, 21, 1, 10)).join();
+      assertThat(router.route("/s")).isEqualTo(new Route.Recovering(2));
     }
   }
 }
