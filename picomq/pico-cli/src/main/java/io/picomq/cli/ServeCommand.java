@@ -2,8 +2,8 @@ package io.picomq.cli;
 
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.node.ConnectionSettings;
-import io.picomq.node.Node;
 import io.picomq.node.NodeConfig;
+import io.picomq.node.NodeSupervisor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -212,11 +212,11 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     NodeConfig config;
-    Node node;
+    NodeSupervisor supervisor;
     try {
       config = config();
       prepareDataDirs(config);
-      node = Node.start(config);
+      supervisor = NodeSupervisor.start(config, Clock.systemUTC());
     } catch (Exception e) {
       // Bad flags, a database in use, an unreachable bucket: say why in one line.
       System.err.println("pico: cannot start: " + e.getMessage());
@@ -226,9 +226,9 @@ final class ServeCommand implements Callable<Integer> {
         Locale.ROOT,
         "pico: serving %s on http://%s%s%n      metadata %s, storage %s%n",
         config.protocol().name().toLowerCase(Locale.ROOT),
-        hostPort(node.address()),
-        node.adminAddress().map(a -> ", admin on http://" + hostPort(a)).orElse(""),
-        node.metadataDescription(),
+        hostPort(supervisor.node().address()),
+        supervisor.node().adminAddress().map(a -> ", admin on http://" + hostPort(a)).orElse(""),
+        supervisor.node().metadataDescription(),
         config.storage());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -236,7 +236,7 @@ final class ServeCommand implements Callable<Integer> {
             new Thread(
                 () -> {
                   System.err.println("pico: stopping");
-                  node.stop(config.shutdownDrain());
+                  supervisor.close();
                   stopped.countDown();
                 },
                 "pico-shutdown"));

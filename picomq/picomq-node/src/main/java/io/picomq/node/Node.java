@@ -9,6 +9,8 @@ import io.picomq.frontend.FrontendConfig;
 import io.picomq.frontend.http.ConnectionLimits;
 import io.picomq.frontend.http.RequestObserver;
 import io.picomq.meta.command.Command;
+import io.picomq.meta.state.MetadataState;
+import io.picomq.meta.state.NodeRecord;
 import io.picomq.s3stream.S3Stream;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.StorageHealth;
@@ -28,6 +30,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -79,6 +82,9 @@ public final class Node implements AutoCloseable {
 
   private volatile boolean ready;
   private volatile boolean stopping;
+
+  /** Completes once this process learns it was taken over (see {@link #replaced()}). */
+  private final CompletableFuture<String> replaced = new CompletableFuture<>();
 
   // Set once by start(), before ready; they stay valid after stop for a caller's messages.
   private volatile InetSocketAddress address;
@@ -140,6 +146,7 @@ public final class Node implements AutoCloseable {
     plane = MetadataPlane.open(config.metaUrl(), identity, clock);
     liveness = plane.liveness(config.nodeTtl());
     liveness.start();
+    plane.addListener(view -> watchStanding(view.state()));
     plane.start();
     EngineConfig.Builder engineConfig =
         EngineConfig.builder()
@@ -277,6 +284,38 @@ public final class Node implements AutoCloseable {
         LOG.warn("expiry sweep failed: {}", e.toString());
       }
     }
+  }
+
+  /**
+   * Completes this node's {@link #replaced()} future once the metadata says this process may act no
+   * more: another node took it over (it stopped renewing its liveness, e.g. paused past its TTL),
+   * or a newer process of the same node id registered.
+   */
+  private void watchStanding(MetadataState state) {
+    NodeRecord me = state.nodes().get(config.nodeId());
+    if (me == null || replaced.isDone()) {
+      return;
+    }
+    if (me.nodeEpoch() > config.nodeEpoch()) {
+      replaced.complete(
+          "a newer process (epoch " + me.nodeEpoch() + ") of node " + me.nodeId() + " registered");
+    } else if (me.nodeEpoch() == config.nodeEpoch() && me.isTakenOver()) {
+      replaced.complete(
+          "node "
+              + me.takerNodeId()
+              + " took this process over (epoch "
+              + me.nodeEpoch()
+              + "): it had stopped renewing its liveness");
+    }
+  }
+
+  /**
+   * Completes, with the reason, once this process learns that it may act no more: another node took
+   * its streams over, or a newer process of its node id started. Nothing it acknowledged is lost,
+   * but it can append nothing more; {@link NodeSupervisor} then restarts the node with a new epoch.
+   */
+  public CompletableFuture<String> replaced() {
+    return replaced.copy();
   }
 
   /** Whether the node serves and is registered (what {@code GET /ready} answers). */

@@ -84,6 +84,7 @@ public final class EngineStreamService implements StreamService {
   private final Forks forks;
   private final Deletion deletion;
   private final Listing listing;
+  private final LivenessGate liveness;
 
   public EngineStreamService(
       MetadataPlane plane,
@@ -105,7 +106,30 @@ public final class EngineStreamService implements StreamService {
       Executor executor,
       ByteBufAllocator allocator,
       Duration requestTimeout) {
-    this(plane, engine, clock, executor, allocator, EntryLog.of(plane), requestTimeout);
+    this(
+        plane,
+        engine,
+        clock,
+        executor,
+        allocator,
+        EntryLog.of(plane),
+        requestTimeout,
+        LivenessGate.ALWAYS_OPEN);
+  }
+
+  /**
+   * @param requestTimeout as above
+   * @param liveness whether this node may still acknowledge appends (its liveness row is fresh)
+   */
+  public EngineStreamService(
+      MetadataPlane plane,
+      StreamEngine engine,
+      InstantSource clock,
+      Executor executor,
+      ByteBufAllocator allocator,
+      Duration requestTimeout,
+      LivenessGate liveness) {
+    this(plane, engine, clock, executor, allocator, EntryLog.of(plane), requestTimeout, liveness);
   }
 
   /** With {@code entries} in the path of every registry entry update (tests inject faults). */
@@ -116,7 +140,15 @@ public final class EngineStreamService implements StreamService {
       Executor executor,
       ByteBufAllocator allocator,
       EntryLog entries) {
-    this(plane, engine, clock, executor, allocator, entries, DEFAULT_REQUEST_TIMEOUT);
+    this(
+        plane,
+        engine,
+        clock,
+        executor,
+        allocator,
+        entries,
+        DEFAULT_REQUEST_TIMEOUT,
+        LivenessGate.ALWAYS_OPEN);
   }
 
   EngineStreamService(
@@ -126,8 +158,10 @@ public final class EngineStreamService implements StreamService {
       Executor executor,
       ByteBufAllocator allocator,
       EntryLog entries,
-      Duration requestTimeout) {
+      Duration requestTimeout,
+      LivenessGate liveness) {
     this.plane = plane;
+    this.liveness = liveness;
     this.clock = clock;
     this.executor = executor;
     this.failures = new ServiceFailures(plane, engine, requestTimeout);
@@ -153,7 +187,20 @@ public final class EngineStreamService implements StreamService {
 
   @Override
   public CompletableFuture<AppendVerdict> append(String name, AppendRequest request) {
-    return failures.bound(appender.append(name, request), true);
+    return failures.bound(appender.append(name, request), true).thenApply(this::acknowledge);
+  }
+
+  /** The outcome, unless this node lost its standing meanwhile (see {@link LivenessGate}). */
+  private AppendVerdict acknowledge(AppendVerdict outcome) {
+    if (!liveness.mayAcknowledge()) {
+      throw new StreamUnavailableException(
+          StreamUnavailableException.Reason.METADATA_UNAVAILABLE,
+          true,
+          "this node could not renew its liveness row in time, so it acknowledges nothing until it"
+              + " can; another node may take its streams over",
+          null);
+    }
+    return outcome;
   }
 
   @Override
