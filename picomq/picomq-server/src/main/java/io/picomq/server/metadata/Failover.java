@@ -1,0 +1,255 @@
+package io.picomq.server.metadata;
+
+import io.picomq.meta.command.Command;
+import io.picomq.meta.state.MetadataState;
+import io.picomq.meta.state.NodeRecord;
+import io.picomq.meta.state.StreamEntry;
+import io.picomq.s3stream.api.OrphanedStreams;
+import io.picomq.s3stream.api.StreamMetadata;
+import io.picomq.s3stream.api.TakeoverReport;
+import io.picomq.sql.liveness.NodeState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes over the streams of node processes that died: the brief's section 5.1, on every node.
+ *
+ * <p>Each round (a quarter of the liveness TTL) looks for a registered node process that still
+ * holds streams open and whose liveness row lapsed. The live node with the lowest id takes it over
+ * (every node computes the same choice from the same rows; should two disagree for a moment, both
+ * steps below are safe to run twice): it proposes {@link Command.TakeOverNode}, after which the
+ * dead process can change nothing, then asks its engine to {@linkplain
+ * io.picomq.s3stream.api.StreamEngine#takeOver take over the WAL}: fence it, upload and commit what
+ * the dead process acknowledged, and close its streams at the recovered ends. Clients meanwhile get
+ * {@code 503 recovering}; once closed, a stream opens on whichever node its next request reaches.
+ *
+ * <p>Resumable: a taker that dies mid-way stops renewing too, and the next round hands the takeover
+ * to the next live node, which reruns every step (each is idempotent). A dead process whose node
+ * comes back is handled by the node itself: its new epoch ends the takeover and it recovers its own
+ * WAL, fencing the taker's if that still runs.
+ *
+ * <p>Threading: one virtual thread runs the rounds; {@link #close()} stops it.
+ */
+public final class Failover implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Failover.class);
+  private static final Duration TAKEOVER_TIMEOUT = Duration.ofMinutes(5);
+
+  /** What the engine offers: {@link io.picomq.s3stream.api.StreamEngine#takeOver}. */
+  @FunctionalInterface
+  public interface WalTaker {
+    CompletableFuture<TakeoverReport> takeOver(int nodeId, OrphanedStreams streams);
+  }
+
+  private final MetadataPlane plane;
+  private final NodeLiveness liveness;
+  private final WalTaker engine;
+  private final Duration interval;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition stopping = lock.newCondition();
+
+  /** Guarded by {@code lock}. */
+  private boolean closed;
+
+  /** Guarded by {@code lock}. */
+  private Thread thread;
+
+  public Failover(MetadataPlane plane, NodeLiveness liveness, WalTaker engine) {
+    this.plane = plane;
+    this.liveness = liveness;
+    this.engine = engine;
+    this.interval = liveness.ttl().dividedBy(4);
+  }
+
+  public void start() {
+    lock.lock();
+    try {
+      if (thread == null && !closed) {
+        thread = Thread.ofVirtual().name("picomq-failover").start(this::loop);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void loop() {
+    while (awaitNextRound()) {
+      if (!plane.healthy() || !liveness.mayAcknowledge()) {
+        continue; // a node that may be cut off itself takes nothing over
+      }
+      try {
+        runRound();
+      } catch (RuntimeException e) {
+        LOG.warn("failover round failed; retrying next round: {}", e.toString());
+      }
+    }
+  }
+
+  private boolean awaitNextRound() {
+    lock.lock();
+    try {
+      if (!closed) {
+        stopping.await(interval.toMillis(), TimeUnit.MILLISECONDS);
+      }
+      return !closed;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** One round: takes over, in turn, every dead process this node is the taker for. */
+  void runRound() {
+    NodeIdentity me = plane.identity();
+    MetadataState state = plane.state();
+    for (NodeRecord node : state.nodes().values()) {
+      // Cheapest checks first: the last one scans the streams.
+      if (node.nodeId() != me.nodeId()
+          && needsTaker(state, node)
+          && takerFor(state).filter(taker -> taker == me.nodeId()).isPresent()
+          && holdsOpenStreams(state, node.nodeId())) {
+        takeOver(me, node);
+      }
+    }
+  }
+
+  /**
+   * Whether {@code node}'s process needs a (new) taker: it is dead and nobody took it over, or the
+   * node that took it over died too.
+   */
+  private boolean needsTaker(MetadataState state, NodeRecord node) {
+    if (!node.isTakenOver()) {
+      return liveness.state(node.nodeId(), node.nodeEpoch()) == NodeState.DEAD;
+    }
+    if (node.takerNodeId() == plane.identity().nodeId()) {
+      return true; // ours, unfinished (an earlier round failed): resume it
+    }
+    NodeRecord taker = state.nodes().get(node.takerNodeId());
+    return taker == null
+        || taker.isTakenOver()
+        || liveness.state(taker.nodeId(), taker.nodeEpoch()) == NodeState.DEAD;
+  }
+
+  /** The live node in good standing with the lowest id: the one that takes dead ones over. */
+  private Optional<Integer> takerFor(MetadataState state) {
+    for (NodeRecord candidate : state.nodes().values()) {
+      if (!candidate.isTakenOver()
+          && liveness.state(candidate.nodeId(), candidate.nodeEpoch()) == NodeState.LIVE) {
+        return Optional.of(candidate.nodeId());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private void takeOver(NodeIdentity me, NodeRecord node) {
+    long started = System.nanoTime();
+    LOG.warn(
+        "node {} epoch {} stopped renewing its liveness and holds streams open: taking over its"
+            + " WAL",
+        node.nodeId(),
+        node.nodeEpoch());
+    plane
+        .proposeAccepted(
+            new Command.TakeOverNode(
+                node.nodeId(), node.nodeEpoch(), me.nodeId(), me.nodeEpoch()))
+        .join();
+    TakeoverReport report =
+        engine
+            .takeOver(node.nodeId(), new TakenOverStreams(plane, node.nodeId(), node.nodeEpoch()))
+            .orTimeout(TAKEOVER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+            .join();
+    LOG.info(
+        "took over node {} epoch {} in {} ms: WAL fenced at epoch {}, {} records read, {} uploaded"
+            + " ({} bytes), {} already committed or dropped; {} streams closed",
+        node.nodeId(),
+        node.nodeEpoch(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+        report.fenceEpoch(),
+        report.walRecords(),
+        report.uploadedRecords(),
+        report.uploadedBytes(),
+        report.droppedRecords(),
+        report.closedStreams());
+  }
+
+  private static boolean holdsOpenStreams(MetadataState state, int nodeId) {
+    for (StreamEntry stream : state.streams().values()) {
+      if (stream.isOpen() && stream.nodeId() == nodeId) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The streams a taken-over process left open, while this node is still its taker: the engine's
+   * view of one takeover.
+   */
+  static final class TakenOverStreams implements OrphanedStreams {
+    private final MetadataPlane plane;
+    private final int nodeId;
+    private final long nodeEpoch;
+
+    TakenOverStreams(MetadataPlane plane, int nodeId, long nodeEpoch) {
+      this.plane = plane;
+      this.nodeId = nodeId;
+      this.nodeEpoch = nodeEpoch;
+    }
+
+    /** Empty once the takeover ended: the node came back, or another node took over from us. */
+    @Override
+    public CompletableFuture<List<StreamMetadata>> streams() {
+      MetadataState state = plane.state();
+      NodeRecord node = state.nodes().get(nodeId);
+      List<StreamMetadata> open = new ArrayList<>();
+      if (node != null
+          && node.nodeEpoch() == nodeEpoch
+          && node.takerNodeId() == plane.identity().nodeId()) {
+        for (StreamEntry stream : state.streams().values()) {
+          if (stream.isOpen() && stream.nodeId() == nodeId) {
+            open.add(PlaneStreamManager.metadata(stream));
+          }
+        }
+      }
+      return CompletableFuture.completedFuture(List.copyOf(open));
+    }
+
+    @Override
+    public CompletableFuture<Void> closeStream(long streamId, long epoch) {
+      NodeIdentity me = plane.identity();
+      return PlaneStreamManager.engineFuture(
+          plane
+              .proposeAccepted(new Command.CloseStream(streamId, epoch, me.nodeId(), me.nodeEpoch()))
+              .thenApply(outcome -> null));
+    }
+  }
+
+  @Override
+  public void close() {
+    Thread running;
+    lock.lock();
+    try {
+      closed = true;
+      stopping.signalAll();
+      running = thread;
+    } finally {
+      lock.unlock();
+    }
+    if (running != null) {
+      try {
+        running.join(Duration.ofSeconds(10));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}
