@@ -21,9 +21,9 @@ import io.picomq.server.metadata.NodeIdentity;
 import io.picomq.server.metadata.NodeLiveness;
 import io.picomq.server.metadata.PlaneObjectManager;
 import io.picomq.server.metadata.PlaneStreamManager;
-import io.picomq.server.routing.NodeLivenessCheck;
 import io.picomq.server.routing.ViewRouter;
 import io.picomq.server.service.EngineStreamService;
+import io.picomq.sql.liveness.NodeState;
 import io.picomq.stream.StreamRouter;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -175,7 +175,8 @@ public final class Node implements AutoCloseable {
             clock,
             serviceThreads,
             PooledByteBufAllocator.DEFAULT,
-            config.requestTimeout());
+            config.requestTimeout(),
+            liveness::mayAcknowledge);
     service.loadExpiring();
     // The lease holder deletes destroyed objects' bytes through this engine (GC phase one).
     maintenance =
@@ -183,7 +184,11 @@ public final class Node implements AutoCloseable {
     maintenance.start();
     expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
     StreamRouter router =
-        new ViewRouter(plane, config.nodeId(), config.redirect(), NodeLivenessCheck.NONE_DEAD);
+        new ViewRouter(
+            plane,
+            config.nodeId(),
+            config.redirect(),
+            (nodeId, nodeEpoch) -> liveness.state(nodeId, nodeEpoch) == NodeState.DEAD);
     ConnectionLimits protocolLimits = connectionLimits();
     frontend =
         Frontend.start(

@@ -159,8 +159,7 @@ public final class Failover implements AutoCloseable {
         node.nodeEpoch());
     plane
         .proposeAccepted(
-            new Command.TakeOverNode(
-                node.nodeId(), node.nodeEpoch(), me.nodeId(), me.nodeEpoch()))
+            new Command.TakeOverNode(node.nodeId(), node.nodeEpoch(), me.nodeId(), me.nodeEpoch()))
         .join();
     TakeoverReport report =
         engine
@@ -228,7 +227,8 @@ public final class Failover implements AutoCloseable {
       NodeIdentity me = plane.identity();
       return PlaneStreamManager.engineFuture(
           plane
-              .proposeAccepted(new Command.CloseStream(streamId, epoch, me.nodeId(), me.nodeEpoch()))
+              .proposeAccepted(
+                  new Command.CloseStream(streamId, epoch, me.nodeId(), me.nodeEpoch()))
               .thenApply(outcome -> null));
     }
   }

@@ -64,12 +64,15 @@ public final class ViewRouter implements StreamRouter {
       return Route.LOCAL; // cannot happen: only registered processes open streams
     }
     boolean sameProcess = owner.nodeEpoch() == stream.get().openedNodeEpoch();
+    if (sameProcess && owner.nodeId() == selfNodeId) {
+      return Route.LOCAL; // this process: whether it may still acknowledge is the service's call
+    }
     if (!sameProcess
         || owner.isTakenOver()
         || liveness.presumedDead(owner.nodeId(), owner.nodeEpoch())) {
       return new Route.Recovering(owner.nodeId());
     }
-    return owner.nodeId() == selfNodeId ? Route.LOCAL : toNode(state, owner.nodeId());
+    return toNode(state, owner.nodeId());
   }
 
   private Route toNode(MetadataState state, int nodeId) {
