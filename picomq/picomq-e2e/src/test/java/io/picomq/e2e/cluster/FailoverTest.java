@@ -1,0 +1,132 @@
+package io.picomq.e2e.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.picomq.client.AppendOptions;
+import io.picomq.client.CreateOptions;
+import io.picomq.client.PicoClient;
+import io.picomq.client.ReadRecord;
+import io.picomq.client.ReadRequest;
+import io.picomq.client.Record;
+import io.picomq.e2e.PostgresAdmin;
+import io.picomq.e2e.ServerProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A node dies and stays dead: two {@code pico serve} processes on a fresh Postgres database and one
+ * {@code file://} bucket, {@code --node-ttl 2s}. Node 2 acknowledges records that live only in its
+ * WAL and is SIGKILLed for good. Node 1 answers {@code 503 recovering} (never a redirect to the dead
+ * node), takes node 2's WAL over once its liveness row lapsed, and then serves the stream with every
+ * acknowledged record and takes new appends.
+ */
+@EnabledIfEnvironmentVariable(named = "PICOMQ_PG_URL", matches = ".+")
+class FailoverTest {
+
+  private static final int RECORDS = 30;
+
+  @TempDir Path dir;
+  private String database;
+  private final List<ServerProcess> nodes = new ArrayList<>();
+
+  @BeforeEach
+  void createDatabase() throws SQLException {
+    database = "e2e_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+    PostgresAdmin.execute("CREATE DATABASE " + database);
+  }
+
+  @AfterEach
+  void stop() throws SQLException {
+    nodes.forEach(ServerProcess::close);
+    PostgresAdmin.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+  }
+
+  private ServerProcess node(int id) {
+    URI server = URI.create(System.getenv("PICOMQ_PG_URL"));
+    ServerProcess node =
+        ServerProcess.start(
+            dir.resolve("node-" + id),
+            "--node-id",
+            Integer.toString(id),
+            "--node-ttl",
+            "2s",
+            "--meta-url",
+            "postgres://" + server.getRawAuthority() + "/" + database,
+            "--storage=-2@file://" + dir.resolve("objects"),
+            "--wal-upload-interval-ms",
+            "600000",
+            "--wal-upload-threshold",
+            "64MiB");
+    nodes.add(node);
+    return node;
+  }
+
+  @Test
+  void aDeadNodesStreamsComeBackOnALiveNodeWithEveryAcknowledgedRecord() throws Exception {
+    ServerProcess one = node(1);
+    ServerProcess two = node(2);
+    String stream = "/orders/failover";
+    try (PicoClient client = PicoClient.builder().endpoint(two.endpoint()).build()) {
+      client.create(stream, CreateOptions.builder().build());
+      for (int i = 0; i < RECORDS; i++) {
+        client.append(stream, List.of(Record.of("record " + i)));
+      }
+    }
+
+    two.kill();
+    HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    HttpResponse<String> during =
+        http.send(
+            HttpRequest.newBuilder(one.endpoint().resolve(stream + "?seq=0"))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(during.statusCode())
+        .as("node 1 right after the kill: %s", during.body())
+        .isIn(307, 503);
+    if (during.statusCode() == 503) {
+      assertThat(during.headers().firstValue("Retry-After")).isPresent();
+    }
+
+    // The SDK retries the 503s until node 1 took node 2's WAL over and reopened the stream.
+    try (PicoClient client =
+        PicoClient.builder()
+            .endpoint(one.endpoint())
+            .retryUnavailable(Duration.ofSeconds(60))
+            .build()) {
+      assertThat(client.read(stream, ReadRequest.from(0)).records())
+          .extracting(ReadRecord::bodyAsString)
+          .containsExactlyElementsOf(
+              IntStream.range(0, RECORDS).mapToObj(i -> "record " + i).toList());
+      client.append(
+          stream,
+          List.of(Record.of("after the failover")),
+          AppendOptions.defaults().retryUnavailable(Duration.ofSeconds(60)));
+      assertThat(client.read(stream, ReadRequest.from(RECORDS)).records())
+          .extracting(ReadRecord::bodyAsString)
+          .containsExactly("after the failover");
+    }
+    assertThat(String.join("\n", one.output())).contains("took over node 2");
+
+    // Node 2 comes back: it finds its old process taken over and serves again.
+    two.restart();
+    try (PicoClient client = PicoClient.builder().endpoint(two.endpoint()).build()) {
+      assertThat(client.read(stream, ReadRequest.from(0)).records()).hasSize(RECORDS + 1);
+    }
+  }
+}
