@@ -2,6 +2,7 @@ package io.picomq.client;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
@@ -9,6 +10,7 @@ import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpResponse.BodySubscribers;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -29,6 +31,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class HttpTransport implements AutoCloseable {
 
   static final int MAX_REDIRECTS = 5;
+
+  /** How long to wait before retrying when a redirect target refused the connection. */
+  private static final Duration OWNER_UNREACHABLE_RETRY_AFTER = Duration.ofSeconds(1);
 
   private final HttpClient client;
   private final boolean ownsClient;
@@ -87,7 +92,10 @@ final class HttpTransport implements AutoCloseable {
                 : handler.apply(info);
     HttpCall current = call;
     for (int hops = 0; ; hops++) {
-      HttpResponse<T> response = sendOnce(current, skippingRedirects);
+      HttpResponse<T> response =
+          hops == 0
+              ? sendOnce(current, skippingRedirects)
+              : sendRedirected(current, skippingRedirects);
       int status = response.statusCode();
       if (!isRedirect(status) || response.headers().firstValue("Location").isEmpty()) {
         return response;
@@ -105,6 +113,32 @@ final class HttpTransport implements AutoCloseable {
       if (status == 303 && !current.method().equals("HEAD")) {
         current = current.withMethod("GET").withBody(new byte[0]);
       }
+    }
+  }
+
+  /**
+   * Sends to where a node redirected the call. A redirect target that refuses the connection is the
+   * stream's owner, just stopped (the node that redirected had not noticed yet): that is a passing
+   * unavailability, retried like a 503 from the original endpoint, whose next answer routes around
+   * the dead node. Nothing was sent, so even an append may be resent.
+   */
+  private <T> HttpResponse<T> sendRedirected(HttpCall call, BodyHandler<T> handler) {
+    try {
+      return sendOnce(call, handler);
+    } catch (PicoTransportException e) {
+      if (!(unwrap(e.getCause()) instanceof ConnectException)) {
+        throw e;
+      }
+      throw new ServiceUnavailableException(
+          503,
+          "owner_unreachable",
+          "the node serving the stream, "
+              + call.uri().getAuthority()
+              + ", refused the connection (it may have just stopped): "
+              + e.getMessage(),
+          null,
+          e,
+          Optional.of(OWNER_UNREACHABLE_RETRY_AFTER));
     }
   }
 

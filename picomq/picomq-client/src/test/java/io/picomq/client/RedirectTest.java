@@ -84,6 +84,35 @@ class RedirectTest {
   }
 
   @Test
+  void aRedirectToANodeThatRefusesConnectionsIsRetriedFromTheEndpoint() throws IOException {
+    int deadPort;
+    try (java.net.ServerSocket closed = new java.net.ServerSocket(0)) {
+      deadPort = closed.getLocalPort(); // free again once closed: connections are refused
+    }
+    AtomicInteger asked = new AtomicInteger();
+    try (ScriptedHttpServer entry =
+            new ScriptedHttpServer(
+                request ->
+                    asked.incrementAndGet() == 1
+                        ? new ScriptedHttpServer.Answer(
+                            307,
+                            Map.of("Location", "http://127.0.0.1:" + deadPort + request.target()))
+                        : new ScriptedHttpServer.Answer(
+                            200,
+                            Map.of(
+                                "Pico-Start-Seq",
+                                "0",
+                                "Pico-Next-Seq",
+                                "1",
+                                "Pico-Timestamp",
+                                "1")));
+        PicoClient client = PicoClient.builder().endpoint(entry.base()).build()) {
+      assertThat(client.head("/stream/a")).isNotNull();
+      assertThat(asked).hasValue(2);
+    }
+  }
+
+  @Test
   void noServerIsARetriableTransportFailure() throws IOException {
     server.close();
     try (PicoClient client = PicoClient.builder().endpoint(base).build()) {

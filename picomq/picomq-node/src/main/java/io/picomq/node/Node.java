@@ -15,6 +15,7 @@ import io.picomq.s3stream.S3Stream;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.StorageHealth;
 import io.picomq.s3stream.api.StreamEngine;
+import io.picomq.server.metadata.Failover;
 import io.picomq.server.metadata.Maintenance;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.metadata.NodeIdentity;
@@ -58,9 +59,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start order: liveness (the node owns a live row before it registers), metadata plane (catch
  * up, register this process), engine (recover the WAL of earlier processes), stream service,
- * protocol listener, admin listener; only then is it ready. Stop order is the reverse: fail
- * readiness, drain and close the listeners, flush and stop the engine (which closes its streams in
- * the metadata plane), stop maintenance, delete the liveness row, leave the plane.
+ * maintenance and failover (taking over dead nodes' WALs), protocol listener, admin listener; only
+ * then is it ready. Stop order is the reverse: fail readiness, drain and close the listeners, stop
+ * failover, flush and stop the engine (which closes its streams in the metadata plane), stop
+ * maintenance, delete the liveness row, leave the plane.
  *
  * <p>Threading: {@link #start} and {@link #stop} block and are called by one thread; the accessors
  * and {@link #ready()} may be read by any.
@@ -96,6 +98,7 @@ public final class Node implements AutoCloseable {
   private StreamEngine engine;
   private EngineStreamService service;
   private Maintenance maintenance;
+  private Failover failover;
   private Frontend frontend;
   private AdminListener admin;
   private Thread expiry;
@@ -182,6 +185,9 @@ public final class Node implements AutoCloseable {
     maintenance =
         new Maintenance(plane, Optional.of(engine::deleteObjects), clock, MAINTENANCE_INTERVAL);
     maintenance.start();
+    // Any node may take over a dead one's WAL; all compute the same taker from the liveness rows.
+    failover = new Failover(plane, liveness, engine::takeOver);
+    failover.start();
     expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
     StreamRouter router =
         new ViewRouter(
@@ -412,6 +418,10 @@ public final class Node implements AutoCloseable {
     if (expiry != null) {
       expiry.interrupt();
       expiry = null;
+    }
+    if (failover != null) {
+      failover.close();
+      failover = null;
     }
     if (engine != null) {
       try {
