@@ -31,9 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A node dies and stays dead: two {@code pico serve} processes on a fresh Postgres database and one
  * {@code file://} bucket, {@code --node-ttl 2s}. Node 2 acknowledges records that live only in its
- * WAL and is SIGKILLed for good. Node 1 answers {@code 503 recovering} (never a redirect to the dead
- * node), takes node 2's WAL over once its liveness row lapsed, and then serves the stream with every
- * acknowledged record and takes new appends.
+ * WAL and is SIGKILLed for good. Until node 2's liveness row lapses node 1 still redirects to it
+ * (the SDK retries a refused redirect from its endpoint); then node 1 answers {@code 503
+ * recovering}, takes node 2's WAL over, and serves the stream with every acknowledged record and
+ * new appends.
  */
 @EnabledIfEnvironmentVariable(named = "PICOMQ_PG_URL", matches = ".+")
 class FailoverTest {
