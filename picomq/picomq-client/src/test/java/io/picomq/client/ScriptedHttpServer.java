@@ -58,6 +58,9 @@ final class ScriptedHttpServer implements AutoCloseable {
       throws IOException {
     InputStream in = connection.getInputStream();
     String requestLine = line(in);
+    if (requestLine.isEmpty()) {
+      return; // a connection closed before it sent a request
+    }
     Map<String, String> headers = new LinkedHashMap<>();
     for (String header = line(in); !header.isEmpty(); header = line(in)) {
       int colon = header.indexOf(':');

@@ -25,6 +25,7 @@ import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Registry;
 import io.picomq.sql.liveness.LivenessRow;
 import io.picomq.sql.liveness.LivenessView;
+import io.picomq.sql.liveness.NodeState;
 import io.picomq.sql.log.View;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -178,7 +179,13 @@ final class AdminListener implements AutoCloseable {
       node.put("address", record.advertisedAddress());
       node.put("slots", record.slots());
       node.put("streams", record.placedStreams());
-      node.put("state", liveness.state(record.nodeId(), record.nodeEpoch()).label());
+      // A taken-over process is dead to the cluster, even if (paused, then resumed) it renews.
+      node.put(
+          "state",
+          record.isTakenOver()
+              ? NodeState.DEAD.label()
+              : liveness.state(record.nodeId(), record.nodeEpoch()).label());
+      node.put("takenOverBy", record.isTakenOver() ? record.takerNodeId() : null);
       Optional<LivenessRow> row = liveness.row(record.nodeId());
       node.put(
           "renewedMsAgo", row.map(r -> liveness.nowMillis() - r.renewedAtMillis()).orElse(null));

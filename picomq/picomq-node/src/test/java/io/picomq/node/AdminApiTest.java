@@ -1,10 +1,12 @@
 package io.picomq.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.picomq.frontend.ListenerProtocol;
+import io.picomq.meta.apply.Outcome;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
 import java.net.URI;
@@ -185,6 +187,33 @@ class AdminApiTest {
     assertThat(gone.path("state").asText()).isEqualTo("dead");
     assertThat(gone.path("renewedMsAgo").isNull()).isTrue();
     assertThat(gone.path("ttlMs").isNull()).isTrue();
+  }
+
+  @Test
+  void aDeadNodeHoldingAStreamIsTakenOverByThisOne() throws Exception {
+    // Node 2 registered and opened a stream, but never renews a liveness row: it is dead.
+    node.plane().proposeAccepted(new Command.RegisterNode(2, 1, "http://127.0.0.1:1", 1)).join();
+    long streamId =
+        ((Outcome.StreamsCreated) node.plane().proposeAccepted(new Command.CreateStream()).join())
+            .firstStreamId();
+    node.plane().proposeAccepted(new Command.OpenStream(streamId, 2, 1)).join();
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              JsonNode nodes =
+                  new ObjectMapper()
+                      .readTree(send("GET", admin + "/admin/nodes", null).body())
+                      .path("nodes");
+              assertThat(byNodeId(nodes, 2).path("takenOverBy").asInt()).isEqualTo(1);
+              assertThat(byNodeId(nodes, 2).path("state").asText()).isEqualTo("dead");
+              assertThat(byNodeId(nodes, 1).path("takenOverBy").isNull()).isTrue();
+            });
+    // The takeover closed node 2's stream at its recovered end: any node may open it now.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> !node.plane().state().stream(streamId).orElseThrow().isOpen());
   }
 
   private static JsonNode byNodeId(JsonNode nodes, int nodeId) {

@@ -6,14 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.picomq.e2e.PostgresAdmin;
+import io.picomq.e2e.PostgresCluster;
 import io.picomq.e2e.ServerProcess;
-import java.net.URI;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.HexFormat;
-import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
@@ -29,30 +26,20 @@ class NodesLivenessTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
-  private String database;
-  private ServerProcess one;
-  private ServerProcess two;
+  private PostgresCluster cluster;
 
   @AfterEach
   void stopNodes() throws SQLException {
-    for (ServerProcess node : new ServerProcess[] {one, two}) {
-      if (node != null) {
-        node.close();
-      }
-    }
-    if (database != null) {
-      PostgresAdmin.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
   @Test
   void aKilledNodeTurnsDeadOnceItsTtlLapses() throws Exception {
-    database = "e2e_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-    PostgresAdmin.execute("CREATE DATABASE " + database);
-    URI server = URI.create(System.getenv("PICOMQ_PG_URL"));
-    String metaUrl = "postgres://" + server.getRawAuthority() + "/" + database;
-    one = node(1, metaUrl);
-    two = node(2, metaUrl);
+    cluster = PostgresCluster.create(dir);
+    ServerProcess one = cluster.node(1, "--node-ttl", "1s");
+    ServerProcess two = cluster.node(2, "--node-ttl", "1s");
     PicoCli admin =
         new PicoCli(dir.resolve("config.json"))
             .withEnv("PICO_ADMIN_ENDPOINT", one.adminEndpoint().toString());
@@ -71,18 +58,6 @@ class NodesLivenessTest {
         .until(() -> stateOf(admin, 2).equals("dead"));
     assertThat(stateOf(admin, 1)).isEqualTo("live");
     assertThat(admin.run("admin", "nodes").out()).containsPattern("(?m)^2 .* dead ");
-  }
-
-  private ServerProcess node(int id, String metaUrl) {
-    return ServerProcess.start(
-        dir.resolve("node-" + id),
-        "--node-id",
-        Integer.toString(id),
-        "--meta-url",
-        metaUrl,
-        "--storage=-2@file://" + dir.resolve("objects"),
-        "--node-ttl",
-        "1s");
   }
 
   private static String stateOf(PicoCli admin, int nodeId) throws Exception {

@@ -7,7 +7,7 @@ import io.picomq.client.PicoClient;
 import io.picomq.client.ReadRecord;
 import io.picomq.client.ReadRequest;
 import io.picomq.client.Record;
-import io.picomq.e2e.PostgresAdmin;
+import io.picomq.e2e.PostgresCluster;
 import io.picomq.e2e.ServerProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,10 +16,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,40 +33,21 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterRedirectTest {
 
   @TempDir static Path dir;
-  private static String database;
+  private static PostgresCluster cluster;
   private static ServerProcess one;
   private static ServerProcess two;
 
   @BeforeAll
   static void startTwoNodes() throws SQLException {
-    database = "e2e_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-    PostgresAdmin.execute("CREATE DATABASE " + database);
-    URI server = URI.create(System.getenv("PICOMQ_PG_URL"));
-    String metaUrl = "postgres://" + server.getRawAuthority() + "/" + database;
-    String storage = "--storage=-2@file://" + dir.resolve("objects");
-    one = node(1, metaUrl, storage);
-    two = node(2, metaUrl, storage);
-  }
-
-  private static ServerProcess node(int id, String metaUrl, String storage) {
-    return ServerProcess.start(
-        dir.resolve("node-" + id),
-        "--node-id",
-        Integer.toString(id),
-        "--meta-url",
-        metaUrl,
-        storage);
+    cluster = PostgresCluster.create(dir);
+    one = cluster.node(1);
+    two = cluster.node(2);
   }
 
   @AfterAll
   static void stopNodes() throws SQLException {
-    for (ServerProcess node : new ServerProcess[] {one, two}) {
-      if (node != null) {
-        node.close();
-      }
-    }
-    if (database != null) {
-      PostgresAdmin.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+    if (cluster != null) {
+      cluster.close();
     }
   }
 

@@ -7,7 +7,7 @@ import io.picomq.client.PicoClient;
 import io.picomq.client.ReadRecord;
 import io.picomq.client.ReadRequest;
 import io.picomq.client.Record;
-import io.picomq.e2e.PostgresAdmin;
+import io.picomq.e2e.PostgresCluster;
 import io.picomq.e2e.ServerProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,11 +16,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -43,39 +40,23 @@ class RestartRaceTest {
   private static final int RECORDS = 20;
 
   @TempDir Path dir;
-  private String database;
-  private final List<ServerProcess> nodes = new ArrayList<>();
+  private PostgresCluster cluster;
 
   @BeforeEach
-  void createDatabase() throws SQLException {
-    database = "e2e_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-    PostgresAdmin.execute("CREATE DATABASE " + database);
+  void createCluster() throws SQLException {
+    cluster = PostgresCluster.create(dir);
   }
 
   @AfterEach
   void stop() throws SQLException {
-    nodes.forEach(ServerProcess::close);
-    PostgresAdmin.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+    cluster.close();
   }
 
   private ServerProcess node(int id) {
-    URI server = URI.create(System.getenv("PICOMQ_PG_URL"));
-    ServerProcess node =
-        ServerProcess.start(
-            dir.resolve("node-" + id),
-            "--node-id",
-            Integer.toString(id),
-            "--meta-url",
-            "postgres://" + server.getRawAuthority() + "/" + database,
-            "--storage=-2@file://" + dir.resolve("objects"),
-            // Keep acknowledged records in the WAL only: nothing reaches a data object before
-            // the kill, so only WAL recovery can bring them back.
-            "--wal-upload-interval-ms",
-            "600000",
-            "--wal-upload-threshold",
-            "64MiB");
-    nodes.add(node);
-    return node;
+    // Acknowledged records stay in the WAL only: nothing reaches a data object before a kill,
+    // so only WAL recovery can bring them back.
+    return cluster.node(
+        id, "--wal-upload-interval-ms", "600000", "--wal-upload-threshold", "64MiB");
   }
 
   @Test

@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * comes back is handled by the node itself: its new epoch ends the takeover and it recovers its own
  * WAL, fencing the taker's if that still runs.
  *
- * <p>Threading: one virtual thread runs the rounds; {@link #close()} stops it.
+ * <p>Threading: one virtual thread runs the rounds ({@link Rounds}); {@link #close()} stops it.
  */
 public final class Failover implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Failover.class);
@@ -51,59 +49,24 @@ public final class Failover implements AutoCloseable {
   private final MetadataPlane plane;
   private final NodeLiveness liveness;
   private final WalTaker engine;
-  private final Duration interval;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition stopping = lock.newCondition();
-
-  /** Guarded by {@code lock}. */
-  private boolean closed;
-
-  /** Guarded by {@code lock}. */
-  private Thread thread;
+  private final Rounds rounds;
 
   public Failover(MetadataPlane plane, NodeLiveness liveness, WalTaker engine) {
     this.plane = plane;
     this.liveness = liveness;
     this.engine = engine;
-    this.interval = liveness.ttl().dividedBy(4);
+    this.rounds =
+        new Rounds("picomq-failover", liveness.ttl().dividedBy(4), this::roundIfInStanding);
   }
 
   public void start() {
-    lock.lock();
-    try {
-      if (thread == null && !closed) {
-        thread = Thread.ofVirtual().name("picomq-failover").start(this::loop);
-      }
-    } finally {
-      lock.unlock();
-    }
+    rounds.start();
   }
 
-  private void loop() {
-    while (awaitNextRound()) {
-      if (!plane.healthy() || !liveness.mayAcknowledge()) {
-        continue; // a node that may be cut off itself takes nothing over
-      }
-      try {
-        runRound();
-      } catch (RuntimeException e) {
-        LOG.warn("failover round failed; retrying next round: {}", e.toString());
-      }
-    }
-  }
-
-  private boolean awaitNextRound() {
-    lock.lock();
-    try {
-      if (!closed) {
-        stopping.await(interval.toMillis(), TimeUnit.MILLISECONDS);
-      }
-      return !closed;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    } finally {
-      lock.unlock();
+  private void roundIfInStanding() {
+    // A node that may be cut off itself takes nothing over.
+    if (plane.healthy() && liveness.mayAcknowledge()) {
+      runRound();
     }
   }
 
@@ -235,21 +198,6 @@ public final class Failover implements AutoCloseable {
 
   @Override
   public void close() {
-    Thread running;
-    lock.lock();
-    try {
-      closed = true;
-      stopping.signalAll();
-      running = thread;
-    } finally {
-      lock.unlock();
-    }
-    if (running != null) {
-      try {
-        running.join(Duration.ofSeconds(10));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    rounds.close();
   }
 }

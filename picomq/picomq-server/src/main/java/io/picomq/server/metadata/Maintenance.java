@@ -7,9 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * the same way. A node passes its engine's {@link
  * io.picomq.s3stream.api.StreamEngine#deleteObjects} as the deleter.
  *
- * <p>Threading: one virtual thread runs the rounds; {@link #close()} stops it.
+ * <p>Threading: one virtual thread runs the rounds ({@link Rounds}); {@link #close()} stops it.
  */
 public final class Maintenance implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Maintenance.class);
@@ -32,62 +29,26 @@ public final class Maintenance implements AutoCloseable {
   private final MetadataPlane plane;
   private final Optional<ObjectBytesDeleter> deleter;
   private final Clock clock;
-  private final Duration interval;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition stopping = lock.newCondition();
-
-  /** Guarded by {@code lock}. */
-  private boolean closed;
-
-  /** Guarded by {@code lock}. */
-  private Thread thread;
+  private final Rounds rounds;
 
   public Maintenance(
       MetadataPlane plane, Optional<ObjectBytesDeleter> deleter, Clock clock, Duration interval) {
     this.plane = plane;
     this.deleter = deleter;
     this.clock = clock;
-    this.interval = interval;
+    this.rounds = new Rounds("picomq-maintenance", interval, this::roundIfLeader);
   }
 
   public void start() {
-    lock.lock();
-    try {
-      if (thread == null && !closed) {
-        if (deleter.isEmpty()) {
-          LOG.info("no object deleter: destroyed objects stay queued until one is configured");
-        }
-        thread = Thread.ofVirtual().name("picomq-maintenance").start(this::loop);
-      }
-    } finally {
-      lock.unlock();
+    if (deleter.isEmpty()) {
+      LOG.info("no object deleter: destroyed objects stay queued until one is configured");
     }
+    rounds.start();
   }
 
-  private void loop() {
-    while (awaitNextRound()) {
-      if (plane.holdsLease() && plane.healthy()) {
-        try {
-          runRound();
-        } catch (RuntimeException e) {
-          LOG.warn("maintenance round failed; retrying next round: {}", e.toString());
-        }
-      }
-    }
-  }
-
-  private boolean awaitNextRound() {
-    lock.lock();
-    try {
-      if (!closed) {
-        stopping.await(interval.toMillis(), TimeUnit.MILLISECONDS);
-      }
-      return !closed;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    } finally {
-      lock.unlock();
+  private void roundIfLeader() {
+    if (plane.holdsLease() && plane.healthy()) {
+      runRound();
     }
   }
 
@@ -116,21 +77,6 @@ public final class Maintenance implements AutoCloseable {
 
   @Override
   public void close() {
-    Thread running;
-    lock.lock();
-    try {
-      closed = true;
-      stopping.signalAll();
-      running = thread;
-    } finally {
-      lock.unlock();
-    }
-    if (running != null) {
-      try {
-        running.join(Duration.ofSeconds(10));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    rounds.close();
   }
 }
