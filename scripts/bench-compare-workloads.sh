@@ -116,9 +116,9 @@ workload_row() {
     *)
       file="$work/$name.json"
       has_report "$file" || { printf '| %s | %s | failed | - | - | - |\n' "$label" "$server"; return 0; }
-      jq -r --arg label "$label" --arg server "$server" '
+      jq -r --arg what "$label" --arg server "$server" '
         def ms: if . == null then "-" else (. * 100 | round / 100 | tostring) end;
-        "| \($label) | \($server) | \(.writes.recordsPerSecond | round) | \(.writes.ackLatencyMs.p50 | ms) | \(.writes.ackLatencyMs.p99 | ms) | \(.problems | length) |"' "$file"
+        "| \($what) | \($server) | \(.writes.recordsPerSecond | round) | \(.writes.ackLatencyMs.p50 | ms) | \(.writes.ackLatencyMs.p99 | ms) | \(.problems | length) |"' "$file"
       ;;
   esac
 }
