@@ -13,10 +13,17 @@
 # classpath is resolved by Maven), Node.js >= 18 and npm, curl and jq.
 #
 # Usage: scripts/bench-compare.sh [--duration 45s] [--warmup 10s] [--writers 64]
-#          [--record-size 1KiB] [--records-per-append 1] [--only LIST] [--keep] [-- MORE_BENCH_FLAGS]
-#   --only takes a comma list of: pico-file,ds-file,pico-s3,ds-s3,reference
-# The defaults take about 5 minutes. The table goes to stdout, progress to stderr; each run's JSON
-# report and the servers' logs are in the temp dir it names.
+#          [--record-size 1KiB] [--records-per-append 1] [--only LIST] [--keep]
+#          [--workloads LIST] [--pg-url URL] [-- MORE_BENCH_FLAGS]
+#   --only takes a comma list of: pico-file,ds-file,pico-s3,ds-s3,reference,workloads
+#   --workloads (with "workloads" in --only) takes a comma list of: w1 (1 writer), w64s1 (64
+#     writers, 1 stream), w64s8 (64 writers, 8 streams), w256s8 (256 writers, 8 streams),
+#     create64 (stream creation at 64 connections; needs wrk). Each runs against picomq (ds,
+#     SQLite, file://) and the reference; create64 also against picomq on Postgres with --pg-url
+#     (postgres://user@host:port/db: a fresh database is created beside db and dropped after;
+#     needs psql). See scripts/bench-compare-workloads.sh.
+# The defaults take about 5 minutes, the workloads about 10 more. The tables go to stdout,
+# progress to stderr; each run's report and the servers' logs are in the temp dir it names.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -26,6 +33,8 @@ writers=64
 record_size=1KiB
 records_per_append=1
 only="pico-file,ds-file,pico-s3,ds-s3,reference"
+workloads="w1,w64s1,w64s8,w256s8,create64"
+pg_url=""
 keep=0
 extra=()
 ds_server_version=0.3.7
@@ -38,9 +47,11 @@ while [ $# -gt 0 ]; do
     --record-size) record_size="$2"; shift 2 ;;
     --records-per-append) records_per_append="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
+    --workloads) workloads="$2"; shift 2 ;;
+    --pg-url) pg_url="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-compare.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -190,14 +201,17 @@ run_reference() {
   stop "$pid"
 }
 
+. "$root/scripts/bench-compare-workloads.sh"
+
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
-wants reference && install_reference
+if wants reference || wants workloads; then install_reference; fi
 { wants pico-s3 || wants ds-s3; } && start_s3proxy
 wants pico-file && run_picomq pico-file pico file
 wants ds-file && run_picomq ds-file ds file
 wants pico-s3 && run_picomq pico-s3 pico s3
 wants ds-s3 && run_picomq ds-s3 ds s3
 wants reference && run_reference
+if wants workloads; then run_all_workloads; fi
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 has_report() { [ -s "$1" ] && jq -e '.writes.recordsPerSecond' "$1" >/dev/null 2>&1; }
@@ -219,6 +233,7 @@ row() {
     | "| \(.[0]) | \(.[1]) | \(.[2]) | \(.[3]) | \(.[4]) | \(.[5]) | \(.[6]) | \(.[7]) |"' "$file"
 }
 
+if wants pico-file || wants ds-file || wants pico-s3 || wants ds-s3 || wants reference; then
 echo
 echo "pico bench: $writers writers, $record_size records, $records_per_append per append, $warmup warm-up + $duration measured; $(nproc) cores, load average $load_before before, $load_after after"
 echo
@@ -240,3 +255,5 @@ for name in pico-file ds-file pico-s3 ds-s3 reference; do
     jq -r --arg name "$name" '.problems[]? | "problem in \($name): \(.)"' "$work/$name.json" 2>/dev/null || true
   fi
 done
+fi
+if wants workloads; then print_workloads; fi

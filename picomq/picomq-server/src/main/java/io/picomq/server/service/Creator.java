@@ -2,7 +2,6 @@ package io.picomq.server.service;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.picomq.meta.apply.Outcome;
 import io.picomq.meta.apply.RejectReason;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
@@ -42,6 +41,7 @@ final class Creator {
   private final ServiceFailures failures;
   private final InstantSource clock;
   private final ByteBufAllocator allocator;
+  private final StreamIdReserve ids;
 
   /**
    * @param lookup a name's instance with expiry applied, loading it if needed (blocks)
@@ -61,6 +61,7 @@ final class Creator {
     this.failures = failures;
     this.clock = clock;
     this.allocator = allocator;
+    this.ids = new StreamIdReserve(plane, failures);
   }
 
   /** Creates a plain stream that does not exist (as far as this caller saw). */
@@ -149,11 +150,9 @@ final class Creator {
     }
   }
 
-  /** A new engine stream, allocated in the log and opened on this node. */
+  /** A new engine stream, allocated in the log (ahead, see {@link StreamIdReserve}) and opened. */
   Stream openNew() {
-    Outcome.StreamsCreated created =
-        (Outcome.StreamsCreated) failures.await(plane.proposeAccepted(new Command.CreateStream()));
-    return failures.await(engine.openStream(created.firstStreamId()));
+    return failures.await(engine.openStream(ids.take()));
   }
 
   /** Appends {@code records} as one batch and waits until they are durable. */

@@ -49,13 +49,21 @@ public final class RecordBatchCodec {
    */
   public static void encodeTo(RecordBatch batch, ByteBuf out) {
     ByteBuf payload = batch.payload();
+    encodeHeaderTo(batch, out);
+    out.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
+  }
+
+  /**
+   * Appends only the {@link RecordBatchHeader#SIZE} header bytes of {@code batch} to {@code out}:
+   * for a writer that keeps the payload where it is and puts the two side by side (a composite).
+   */
+  public static void encodeHeaderTo(RecordBatch batch, ByteBuf out) {
     out.writeByte(RecordBatchHeader.MAGIC)
         .writeLong(batch.streamId())
         .writeLong(batch.epoch())
         .writeLong(batch.baseOffset())
         .writeInt(batch.count())
-        .writeInt(payload.readableBytes())
-        .writeBytes(payload, payload.readerIndex(), payload.readableBytes());
+        .writeInt(batch.payload().readableBytes());
   }
 
   /**

@@ -167,7 +167,6 @@ public final class Engine implements StreamEngine {
             cache,
             pipeline,
             scheduler,
-            resources.executor(),
             resources.allocator(),
             metrics,
             config.effectiveUploadThresholdBytes(),

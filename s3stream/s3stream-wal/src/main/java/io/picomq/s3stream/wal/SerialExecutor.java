@@ -33,6 +33,19 @@ final class SerialExecutor implements Executor {
     scheduleTurn();
   }
 
+  /**
+   * Like {@link #execute}, but when no turn is running or scheduled, runs the turn on the calling
+   * thread rather than handing it to the delegate: for a completion callback that already holds the
+   * result (a finished PUT), so the owner's work does not wait for another thread to wake up. From
+   * inside a turn it only queues, as {@link #execute} does.
+   */
+  void runHereOrQueue(Runnable task) {
+    tasks.add(Objects.requireNonNull(task, "task"));
+    if (scheduled.compareAndSet(false, true)) {
+      runTurn();
+    }
+  }
+
   private void scheduleTurn() {
     if (scheduled.compareAndSet(false, true)) {
       delegate.execute(this::runTurn);

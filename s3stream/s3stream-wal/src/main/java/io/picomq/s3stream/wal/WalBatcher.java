@@ -23,14 +23,19 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <ul>
  *   <li>as soon as its framed records reach {@code maxBytesInBatch}; or
+ *   <li>when a record arrives at an idle WAL (every earlier record is stored, so no PUT is in
+ *       flight and there is nothing to group with): a lone writer is bound by the store's own
+ *       latency, never by the interval; or
  *   <li>when a record arrives and at least {@code batchInterval} has passed since the previous
- *       seal: a lone writer on a quiet WAL is not held at all; or
+ *       seal; or
  *   <li>otherwise by a timer, {@code batchInterval} after the previous seal.
  * </ul>
  *
- * So seals that are not caused by size are at least {@code batchInterval} apart, which bounds the
- * PUT rate by {@code 1/batchInterval + ingest/maxBytesInBatch}, and a record waits at most {@code
- * batchInterval} before its batch is sealed.
+ * So seals caused by neither size nor idleness are at least {@code batchInterval} apart, and an
+ * idle seal has no other PUT of this WAL in flight (at most one at a time, each at least a PUT's
+ * latency apart), which bounds the PUT rate by {@code max(1/batchInterval, 1/putLatency) +
+ * ingest/maxBytesInBatch}, and a record waits at most {@code batchInterval} before its batch is
+ * sealed. Under load the WAL is never idle, so records group as before.
  */
 final class WalBatcher {
 
@@ -120,7 +125,7 @@ final class WalBatcher {
       long offset = open.add(body.retainedSlice(), durable);
       unflushedBytes.addAndGet(size);
       result = new WalAppendResult.Accepted(offset, durable);
-      sealedOne = sealIfDueLocked();
+      sealedOne = unflushed == 0 ? sealIdleLocked() : sealIfDueLocked();
     } finally {
       lock.unlock();
     }
@@ -198,6 +203,12 @@ final class WalBatcher {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Nothing was unstored before this record: no PUT to group with, so seal now. */
+  private boolean sealIdleLocked() {
+    sealLocked();
+    return true;
   }
 
   private boolean sealIfDueLocked() {

@@ -6,8 +6,6 @@ import io.picomq.s3stream.wal.WalClosedException;
 import io.picomq.s3stream.wal.WalFencedException;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -18,10 +16,13 @@ import java.util.function.Consumer;
  * <p>Design: the write path adds each accepted append to {@link #pending} under its lock, right
  * after the WAL fixed its offset, so the queue is in WAL order, and per stream in offset order.
  * When the WAL answers for a record, the record is marked and a drain is signalled. One drain runs
- * at a time, on the given executor: it pops answered appends from the head while there are any,
- * raising each stream's confirm offset, then completing the caller's future. Because only the
- * single drainer completes futures, and only from the head, futures complete in offset order per
- * stream (and in WAL order overall), never inside a lock, and never on the WAL's own thread.
+ * at a time, on the thread that signalled first (the one the WAL answered on: it already has the
+ * result, so handing the drain to another executor would only add a thread hand-off to every
+ * acknowledgement): it pops answered appends from the head while there are any, raising each
+ * stream's confirm offset, then completing the caller's future. Because only the single drainer
+ * completes futures, and only from the head, futures complete in offset order per stream (and in
+ * WAL order overall) and never inside a lock. Callers' callbacks thus may run on the WAL's thread:
+ * they must not block (the host's hand the answer to the connection's event loop).
  *
  * <p>Worked example: appends a (stream 1), b (stream 2), c (stream 1) are pending. The WAL answers
  * c's batch first (its futures complete in order, but callbacks may be observed in any order):
@@ -32,22 +33,15 @@ final class Confirmer {
 
   private final Queue<PendingAppend> pending = new ConcurrentLinkedQueue<>();
   private final AtomicInteger wip = new AtomicInteger();
-  private final Executor executor;
   private final EngineMetrics metrics;
   private final Consumer<Throwable> onWalError;
   private final Runnable afterDrain;
 
   /**
-   * @param executor runs the drains (which complete callers' futures)
    * @param onWalError hears every WAL failure an append met (fenced, failed, closed)
    * @param afterDrain runs after each drain: the write path retries waiting appends
    */
-  Confirmer(
-      Executor executor,
-      EngineMetrics metrics,
-      Consumer<Throwable> onWalError,
-      Runnable afterDrain) {
-    this.executor = executor;
+  Confirmer(EngineMetrics metrics, Consumer<Throwable> onWalError, Runnable afterDrain) {
     this.metrics = metrics;
     this.onWalError = onWalError;
     this.afterDrain = afterDrain;
@@ -66,12 +60,7 @@ final class Confirmer {
 
   private void signal() {
     if (wip.getAndIncrement() == 0) {
-      try {
-        executor.execute(this::drainLoop);
-      } catch (RejectedExecutionException e) {
-        // The engine was shut down or abandoned: nobody is left to acknowledge.
-        wip.set(0);
-      }
+      drainLoop();
     }
   }
 

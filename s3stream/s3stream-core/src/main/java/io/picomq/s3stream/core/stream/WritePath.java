@@ -2,6 +2,7 @@ package io.picomq.s3stream.core.stream;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.codec.RecordBatch;
@@ -21,7 +22,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -57,7 +57,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * AppendOutcome.Fenced}); a failed WAL or upload is sticky (every later append fails with it).
  *
  * <p>Threading: any thread may append. Futures are completed after the lock is released (rejections
- * by the caller's thread, acknowledgements by the confirmer).
+ * by the caller's thread, acknowledgements by the confirmer, on the thread the WAL answered on).
  */
 public final class WritePath {
 
@@ -87,7 +87,6 @@ public final class WritePath {
   private volatile Throwable failure;
 
   /**
-   * @param callbacks runs acknowledgement drains, which complete the callers' futures
    * @param uploadThresholdBytes the open block is sealed once it holds this many bytes
    * @param appendWaitNanos how long an append may wait for room; 0 means never wait
    */
@@ -96,7 +95,6 @@ public final class WritePath {
       LogCache cache,
       UploadPipeline pipeline,
       Scheduler scheduler,
-      Executor callbacks,
       ByteBufAllocator allocator,
       EngineMetrics metrics,
       long uploadThresholdBytes,
@@ -112,7 +110,7 @@ public final class WritePath {
     this.appendWaitNanos = appendWaitNanos;
     this.maxWaitingAppends = maxWaitingAppends;
     this.maxBatchBytes = cache.capacityBytes() / 2;
-    this.confirmer = new Confirmer(callbacks, metrics, this::walFailed, this::retryWaiting);
+    this.confirmer = new Confirmer(metrics, this::walFailed, this::retryWaiting);
   }
 
   /** Appends to {@code stream}; see {@code Stream.append}. */
@@ -134,9 +132,7 @@ public final class WritePath {
                   + maxBatchBytes
                   + " bytes)"));
     }
-    ByteBuf encoded = allocator.buffer(size, size);
-    RecordBatchCodec.encodeTo(
-        new RecordBatch(stream.streamId(), stream.epoch(), 0, count, payload), encoded);
+    ByteBuf encoded = frame(stream, count, payload);
     CompletableFuture<AppendOutcome> outcome = new CompletableFuture<>();
     WaitingAppend request = new WaitingAppend(stream, count, encoded, outcome, startedNanos);
     Attempt attempt;
@@ -148,6 +144,20 @@ public final class WritePath {
     }
     attempt.finish();
     return outcome;
+  }
+
+  /**
+   * The batch as the WAL and the log cache hold it: its header, then the caller's payload by
+   * reference. The payload is not copied (the body's only copies are the host's, before this); the
+   * engine keeps its own reference, so the caller may release its one as the contract says.
+   */
+  private ByteBuf frame(OpenStream stream, int count, ByteBuf payload) {
+    ByteBuf header = allocator.buffer(RecordBatchHeader.SIZE, RecordBatchHeader.SIZE);
+    RecordBatchCodec.encodeHeaderTo(
+        new RecordBatch(stream.streamId(), stream.epoch(), 0, count, payload), header);
+    CompositeByteBuf encoded = allocator.compositeBuffer(2);
+    encoded.addComponents(true, header, payload.retainedSlice());
+    return encoded;
   }
 
   /** The offset the next append to {@code stream} would get. */

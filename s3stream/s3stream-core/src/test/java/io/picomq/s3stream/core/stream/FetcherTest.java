@@ -69,7 +69,6 @@ class FetcherTest {
             cache,
             null,
             Scheduler.system(),
-            Runnable::run,
             PooledByteBufAllocator.DEFAULT,
             metrics,
             1 << 20,
