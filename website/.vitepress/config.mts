@@ -16,6 +16,7 @@ export default defineConfig({
             { text: 'Quick start', link: '/docs/quick-start' },
             { text: 'The pico command line', link: '/docs/cli' },
             { text: 'Operating a node', link: '/docs/operating' },
+            { text: 'Run a cluster', link: '/docs/cluster' },
             { text: 'Admin API and dashboard', link: '/docs/admin' },
             { text: 'Benchmarks', link: '/docs/benchmarks' },
             { text: 'Building and testing', link: '/docs/development' }
@@ -41,7 +42,8 @@ export default defineConfig({
           text: 'The metadata plane',
           items: [
             { text: 'Commands and state', link: '/docs/metadata' },
-            { text: 'The SQL command log', link: '/docs/sql-log' }
+            { text: 'The SQL command log', link: '/docs/sql-log' },
+            { text: 'Failure and failover', link: '/docs/failover' }
           ]
         }
       ]
