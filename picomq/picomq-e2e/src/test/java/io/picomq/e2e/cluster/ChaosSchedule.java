@@ -11,6 +11,10 @@ import java.util.Random;
  * is SIGKILLed and started again after a while, SIGSTOPped past its liveness TTL and resumed, or
  * restarted gracefully. Events do not overlap: each starts after the previous one ended and a gap.
  *
+ * <p>A fault names its node by rank, not id: streams move to the survivors of each fault, and a
+ * fault on a node that holds none tests little. Rank 0 is the node holding the most open streams
+ * when the fault starts (ties to the lower id); most faults hit it.
+ *
  * @param events in the order they happen
  */
 record ChaosSchedule(List<Event> events) {
@@ -29,18 +33,18 @@ record ChaosSchedule(List<Event> events) {
    * One fault.
    *
    * @param at when it starts, from the start of the load
-   * @param node the node's id, 1 to {@code nodes}
+   * @param rank which node: 0 the one holding the most open streams, up to {@code nodes - 1}
    * @param hold how long the node stays down or stopped
    */
-  record Event(Duration at, Kind kind, int node, Duration hold) {
+  record Event(Duration at, Kind kind, int rank, Duration hold) {
     @Override
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "%6.1fs %-7s node %d for %.1fs",
+          "%6.1fs %-7s node ranked %d by streams held, for %.1fs",
           at.toMillis() / 1000.0,
           kind,
-          node,
+          rank,
           hold.toMillis() / 1000.0);
     }
   }
@@ -63,7 +67,7 @@ record ChaosSchedule(List<Event> events) {
     long at = WARM_UP.toMillis();
     long end = length.minus(COOL_DOWN).toMillis();
     while (at < end) {
-      int node = 1 + random.nextInt(nodes);
+      int rank = random.nextInt(10) < 7 ? 0 : random.nextInt(nodes);
       int roll = random.nextInt(10);
       Kind kind = roll < 4 ? Kind.KILL : roll < 8 ? Kind.PAUSE : Kind.RESTART;
       long hold =
@@ -72,7 +76,7 @@ record ChaosSchedule(List<Event> events) {
             case PAUSE -> ttl.toMillis() + 1_000 + random.nextLong(ttl.toMillis() * 2);
             case RESTART -> 0;
           };
-      events.add(new Event(Duration.ofMillis(at), kind, node, Duration.ofMillis(hold)));
+      events.add(new Event(Duration.ofMillis(at), kind, rank, Duration.ofMillis(hold)));
       // The node takes a few seconds to start again and recover; then the load runs a while.
       at += hold + 6_000 + random.nextLong(6_000);
     }

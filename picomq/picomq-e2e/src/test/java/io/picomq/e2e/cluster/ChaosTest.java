@@ -3,25 +3,33 @@ package io.picomq.e2e.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.picomq.client.PicoClient;
 import io.picomq.e2e.PostgresAdmin;
 import io.picomq.e2e.S3ProxyProcess;
 import io.picomq.e2e.ServerProcess;
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,6 +55,7 @@ import org.junit.jupiter.api.io.TempDir;
 @EnabledIfEnvironmentVariable(named = "PICOMQ_PG_URL", matches = ".+")
 class ChaosTest {
 
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final int NODES = 3;
   private static final int STREAMS = 16;
   private static final Duration TTL = Duration.ofSeconds(2);
@@ -146,14 +155,19 @@ class ChaosTest {
         }
         pause(at - System.nanoTime());
         long faultStarted = System.nanoTime();
-        inflict(event);
+        Map<Integer, Integer> held = openStreamsByNode();
+        int target = rankedByStreamsHeld(held).get(event.rank());
+        inflict(event, nodes.get(target - 1));
         awaitAllReady();
         calm = System.nanoTime();
         System.out.printf(
             Locale.ROOT,
-            "chaos %6.1fs: %s done, all nodes ready after %.1fs; %d records acknowledged%n",
+            "chaos %6.1fs: %s: node %d (open streams by node %s) done, all nodes ready after"
+                + " %.1fs; %d records acknowledged%n",
             (faultStarted - started) / 1e9,
             event,
+            target,
+            held,
             (calm - faultStarted) / 1e9,
             load.acknowledged());
       }
@@ -226,8 +240,7 @@ class ChaosTest {
     return environment;
   }
 
-  private void inflict(ChaosSchedule.Event event) {
-    ServerProcess node = nodes.get(event.node() - 1);
+  private void inflict(ChaosSchedule.Event event, ServerProcess node) {
     switch (event.kind()) {
       case KILL -> {
         node.kill();
@@ -249,6 +262,40 @@ class ChaosTest {
         .atMost(RECOVERY)
         .pollInterval(Duration.ofMillis(200))
         .until(() -> nodes.stream().allMatch(ServerProcess::isReady));
+  }
+
+  /**
+   * How many of the load's streams each node holds open, as the first ready node's metadata says
+   * ({@code GET /admin/streams/{name}}: reading it opens nothing).
+   */
+  private Map<Integer, Integer> openStreamsByNode() throws Exception {
+    ServerProcess asked = nodes.stream().filter(ServerProcess::isReady).findFirst().orElseThrow();
+    Map<Integer, Integer> held = new TreeMap<>();
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      for (int i = 0; i < STREAMS; i++) {
+        HttpResponse<String> answer =
+            http.send(
+                HttpRequest.newBuilder(
+                        asked.adminEndpoint().resolve("/admin/streams" + ChaosLoad.stream(i)))
+                    .timeout(Duration.ofSeconds(5))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        JsonNode stream = JSON.readTree(answer.body());
+        if (answer.statusCode() == 200 && stream.path("state").asText().equals("open")) {
+          held.merge(stream.path("owner").asInt(), 1, Integer::sum);
+        }
+      }
+    }
+    return held;
+  }
+
+  /** Node ids, the one holding the most streams first (ties: the lower id first). */
+  private List<Integer> rankedByStreamsHeld(Map<Integer, Integer> held) {
+    return IntStream.rangeClosed(1, NODES)
+        .boxed()
+        .sorted(
+            Comparator.comparing((Integer id) -> -held.getOrDefault(id, 0)).thenComparing(id -> id))
+        .toList();
   }
 
   private long linesContaining(String text) {
