@@ -25,7 +25,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -435,7 +434,7 @@ final class ChaosLoad implements AutoCloseable {
   private final class Follower {
     private final int stream;
     private final int client;
-    final CopyOnWriteArrayList<ReadRecord> seen = new CopyOnWriteArrayList<>();
+    final ConcurrentLinkedQueue<ReadRecord> seen = new ConcurrentLinkedQueue<>();
     volatile long next;
     private volatile boolean stopped;
 

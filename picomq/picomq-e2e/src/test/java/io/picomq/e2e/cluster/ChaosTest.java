@@ -127,7 +127,7 @@ class ChaosTest {
     for (CompletableFuture<ServerProcess> node : starting) {
       // Every node that started is kept (and stopped after the test), even if another did not.
       node.handle((started, failed) -> started).join();
-      if (node.isDone() && !node.isCompletedExceptionally()) {
+      if (!node.isCompletedExceptionally()) {
         nodes.add(node.join());
       }
     }
@@ -187,9 +187,10 @@ class ChaosTest {
     long restartsInProcess = linesContaining("starting again with a new epoch");
     System.out.printf(
         Locale.ROOT,
-        "chaos seed %d: %d faults (%d skipped); %d records acknowledged, %d unacknowledged ones written, %d"
-            + " not; %d consumed; %d takeovers, %d in-process restarts; %d sessions replaced;"
-            + " longest wait for an acknowledgement %.1fs (%s); SDK retries %s%n",
+        "chaos seed %d: %d faults (%d skipped); %d records acknowledged, %d unacknowledged"
+            + " ones written, %d not; %d consumed; %d takeovers, %d in-process restarts; %d"
+            + " sessions replaced; longest wait for an acknowledgement %.1fs (%s); SDK retries"
+            + " %s%n",
         seed,
         schedule.events().size() - skipped,
         skipped,
