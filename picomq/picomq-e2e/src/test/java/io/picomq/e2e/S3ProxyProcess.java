@@ -84,12 +84,16 @@ public final class S3ProxyProcess implements AutoCloseable {
    * @param bucketId the engine's id for the bucket, e.g. {@code -2}
    */
   public String storage(int bucketId) {
-    return bucketId
-        + "@s3://"
-        + bucket
-        + "?region=us-east-1&endpoint="
-        + endpoint()
-        + "&pathStyle=true";
+    return storage(bucketId, endpoint());
+  }
+
+  /**
+   * A {@code pico serve --storage} value for {@link #bucket} reached at {@code via}: a relay in
+   * front of this server, for a process that cannot reach the loopback address (another network
+   * namespace).
+   */
+  public String storage(int bucketId, URI via) {
+    return bucketId + "@s3://" + bucket + "?region=us-east-1&endpoint=" + via + "&pathStyle=true";
   }
 
   /** The environment a process needs to sign its requests to this server. */

@@ -5,9 +5,13 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +37,11 @@ public final class ServerProcess implements AutoCloseable {
   private final List<String> extraArgs;
   private final Map<String, String> environment;
   private final OptionalInt descriptorLimit;
+  private final List<String> wrapper;
+  private final String host;
   private final ConcurrentLinkedQueue<String> output = new ConcurrentLinkedQueue<>();
   private Process process;
+  private boolean paused;
   private URI endpoint;
   private Optional<URI> adminEndpoint = Optional.empty();
 
@@ -42,11 +49,15 @@ public final class ServerProcess implements AutoCloseable {
       Path dataDir,
       List<String> extraArgs,
       Map<String, String> environment,
-      OptionalInt descriptorLimit) {
+      OptionalInt descriptorLimit,
+      List<String> wrapper,
+      String host) {
     this.dataDir = dataDir;
     this.extraArgs = List.copyOf(extraArgs);
     this.environment = Map.copyOf(environment);
     this.descriptorLimit = descriptorLimit;
+    this.wrapper = List.copyOf(wrapper);
+    this.host = host;
   }
 
   /**
@@ -75,11 +86,27 @@ public final class ServerProcess implements AutoCloseable {
       Map<String, String> environment,
       List<String> globalArgs,
       List<String> serveArgs) {
+    return startWrapped(dataDir, environment, List.of(), "127.0.0.1", globalArgs, serveArgs);
+  }
+
+  /**
+   * Starts a server as {@link #startWith(Path, Map, List, List)} does, its command run by {@code
+   * wrapper} (e.g. {@code ip netns exec NAME}, which must exec it: {@link #pause} signals the pid
+   * it started), listening on {@code host} (both listeners, on a free port each).
+   */
+  public static ServerProcess startWrapped(
+      Path dataDir,
+      Map<String, String> environment,
+      List<String> wrapper,
+      String host,
+      List<String> globalArgs,
+      List<String> serveArgs) {
     List<String> args = new ArrayList<>(globalArgs);
     args.add("serve");
     args.addAll(serveArgs);
-    ServerProcess server = new ServerProcess(dataDir, args, environment, OptionalInt.empty());
-    server.launch("127.0.0.1:0", "127.0.0.1:0");
+    ServerProcess server =
+        new ServerProcess(dataDir, args, environment, OptionalInt.empty(), wrapper, host);
+    server.launch(host + ":0", host + ":0");
     return server;
   }
 
@@ -91,7 +118,8 @@ public final class ServerProcess implements AutoCloseable {
       Path dataDir, int limit, String... serveArgs) {
     List<String> args = new ArrayList<>(List.of("serve"));
     args.addAll(List.of(serveArgs));
-    ServerProcess server = new ServerProcess(dataDir, args, Map.of(), OptionalInt.of(limit));
+    ServerProcess server =
+        new ServerProcess(dataDir, args, Map.of(), OptionalInt.of(limit), List.of(), "127.0.0.1");
     server.launch("127.0.0.1:0", "127.0.0.1:0");
     return server;
   }
@@ -151,7 +179,13 @@ public final class ServerProcess implements AutoCloseable {
         limited.addAll(builder.command());
         builder.command(limited);
       }
+      if (!wrapper.isEmpty()) {
+        List<String> wrapped = new ArrayList<>(wrapper);
+        wrapped.addAll(builder.command());
+        builder.command(wrapped);
+      }
       process = builder.redirectErrorStream(true).start();
+      paused = false;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -218,8 +252,73 @@ public final class ServerProcess implements AutoCloseable {
     waitForExit();
   }
 
+  /**
+   * Stops the process with SIGSTOP: it keeps its sockets and files and does nothing (no liveness
+   * renewal, no answer) until {@link #resume}, like a process stalled by the machine.
+   */
+  public void pause() {
+    signal("STOP");
+    paused = true;
+  }
+
+  /** Resumes a {@link #pause paused} process with SIGCONT. */
+  public void resume() {
+    signal("CONT");
+    paused = false;
+  }
+
+  /**
+   * Whether the node answers {@code GET /ready} on its admin listener with 200 (within 2 s).
+   *
+   * @throws IllegalStateException if the process has exited
+   */
+  public boolean isReady() {
+    if (!process.isAlive()) {
+      throw new IllegalStateException("pico serve exited:\n" + String.join("\n", output));
+    }
+    try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()) {
+      return http.send(
+                  HttpRequest.newBuilder(adminEndpoint().resolve("/ready"))
+                      .timeout(Duration.ofSeconds(2))
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode()
+          == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Whether the process is running (it may be {@link #pause paused}). */
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  private void signal(String name) {
+    try {
+      Process kill =
+          new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+              .redirectErrorStream(true)
+              .start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while sending SIG" + name, e);
+    }
+  }
+
   /** Stops the process with SIGTERM (a graceful shutdown) and waits for it. */
   public void stop() {
+    if (paused && process.isAlive()) {
+      resume(); // a stopped process handles SIGTERM only once it runs again
+    }
     process.destroy();
     waitForExit();
   }
@@ -233,7 +332,7 @@ public final class ServerProcess implements AutoCloseable {
       stop();
     }
     String listen = endpoint.getAuthority();
-    String admin = adminEndpoint.map(URI::getAuthority).orElse("127.0.0.1:0");
+    String admin = adminEndpoint.map(URI::getAuthority).orElse(host + ":0");
     launch(listen, admin);
   }
 

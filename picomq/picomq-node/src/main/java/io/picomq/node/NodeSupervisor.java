@@ -1,7 +1,9 @@
 package io.picomq.node;
 
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -73,11 +75,13 @@ public final class NodeSupervisor implements AutoCloseable {
         old.nodeId(),
         old.nodeEpoch(),
         why);
+    InetSocketAddress address = replaced.address();
+    Optional<InetSocketAddress> adminAddress = replaced.adminAddress();
     replaced.stop(Duration.ZERO);
     while (!isClosed()) {
       long epoch = Math.max(clock.millis(), old.nodeEpoch() + 1);
       try {
-        run(Node.start(old.newBuilder().nodeEpoch(epoch).build(), clock));
+        run(Node.start(restartConfig(old, epoch, address, adminAddress), clock));
         return;
       } catch (Exception e) {
         LOG.warn("node {} could not start again: {}; retrying", old.nodeId(), e.toString());
@@ -88,6 +92,34 @@ public final class NodeSupervisor implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * The restarted node's settings: a new epoch, and the ports the replaced node listened on. A
+   * listener configured with port 0 got a free port at start; binding another one now would strand
+   * every client that knows the node by its address.
+   */
+  static NodeConfig restartConfig(
+      NodeConfig old,
+      long epoch,
+      InetSocketAddress address,
+      Optional<InetSocketAddress> adminAddress) {
+    NodeConfig.Builder next = old.newBuilder().nodeEpoch(epoch);
+    if (address != null && NodeConfig.HostPort.parse(old.listen()).port() == 0) {
+      next.listen(withPort(old.listen(), address.getPort()));
+    }
+    Optional<String> adminListen = old.adminListen();
+    if (adminListen.isPresent()
+        && adminAddress.isPresent()
+        && NodeConfig.HostPort.parse(adminListen.get()).port() == 0) {
+      next.adminListen(withPort(adminListen.get(), adminAddress.get().getPort()));
+    }
+    return next.build();
+  }
+
+  /** {@code host:0} as configured (the host as written, e.g. {@code [::1]}) with {@code port}. */
+  private static String withPort(String hostPort, int port) {
+    return hostPort.substring(0, hostPort.lastIndexOf(':') + 1) + port;
   }
 
   private boolean isClosed() {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.meta.command.Command;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +57,38 @@ class NodeSupervisorTest {
       assertThat(read.headers().firstValue("Pico-Next-Seq")).contains("5");
       assertThat(send("POST", base + "/z", "after").statusCode()).isEqualTo(200);
     }
+  }
+
+  private static NodeConfig.Builder minimal() {
+    return NodeConfig.builder().nodeEpoch(7).metaUrl("sqlite::memory:").storage("0@file:///tmp/x");
+  }
+
+  @Test
+  void aRestartKeepsThePortsAListenerOnPortZeroWasGiven() {
+    NodeConfig old = minimal().listen("127.0.0.1:0").adminListen("127.0.0.1:0").build();
+
+    NodeConfig next =
+        NodeSupervisor.restartConfig(
+            old,
+            8,
+            new InetSocketAddress("127.0.0.1", 41000),
+            Optional.of(new InetSocketAddress("127.0.0.1", 42000)));
+
+    assertThat(next.nodeEpoch()).isEqualTo(8);
+    assertThat(next.listen()).isEqualTo("127.0.0.1:41000");
+    assertThat(next.adminListen()).contains("127.0.0.1:42000");
+    assertThat(next.advertisedAddress(41000)).isEqualTo("http://127.0.0.1:41000");
+  }
+
+  @Test
+  void aRestartKeepsConfiguredPortsAsTheyAre() {
+    NodeConfig old = minimal().listen("[::1]:4437").noAdminListener().build();
+
+    NodeConfig next =
+        NodeSupervisor.restartConfig(old, 8, new InetSocketAddress("::1", 4437), Optional.empty());
+
+    assertThat(next.listen()).isEqualTo("[::1]:4437");
+    assertThat(next.adminListen()).isEmpty();
   }
 
   private static int freePort() throws Exception {
