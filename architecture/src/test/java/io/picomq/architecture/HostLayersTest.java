@@ -18,6 +18,7 @@ import io.picomq.frontend.fixture.ReachesIntoTheService;
 import io.picomq.node.ConnectionSettings;
 import io.picomq.node.Node;
 import io.picomq.node.NodeConfig;
+import io.picomq.node.NodeSupervisor;
 import io.picomq.s3stream.S3Stream;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,7 @@ class HostLayersTest {
           Node.class.getName(),
           NodeConfig.class.getName(),
           NodeConfig.Builder.class.getName(),
+          NodeSupervisor.class.getName(),
           ConnectionSettings.class.getName());
 
   static final ArchRule FRONTEND_SEES_ONLY_THE_STREAM_CONTRACT =
@@ -92,7 +94,8 @@ class HostLayersTest {
           .dependOnClassesThat(
               DescribedPredicate.describe(
                   "are node internals or the parts a node is built from (anything of"
-                      + " io.picomq.node but Node, NodeConfig and ConnectionSettings; server,"
+                      + " io.picomq.node but Node, NodeConfig, NodeSupervisor and ConnectionSettings;"
+                      + " server,"
                       + " stream contract, metadata, SQL, engine; the frontend but its ListenerProtocol)",
                   HostLayersTest::pastTheNodesApi))
           .because("pico serve runs a node as any embedder does, through io.picomq.node's API");
