@@ -101,41 +101,7 @@ stop() {
 }
 
 s3_port=""
-start_s3proxy() {
-  local dir="$work/s3proxy"
-  mkdir -p "$dir/blobs/picomq"
-  # A throwaway module under the root pom: S3Proxy with the versions the tests use.
-  cat >"$dir/pom.xml" <<EOF
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <parent><groupId>io.picomq</groupId><artifactId>picomq-parent</artifactId><version>0.1.0-SNAPSHOT</version><relativePath>$root/pom.xml</relativePath></parent>
-  <artifactId>bench-compare-s3proxy</artifactId>
-  <dependencies>
-    <dependency><groupId>org.gaul</groupId><artifactId>s3proxy</artifactId></dependency>
-    <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-simple</artifactId></dependency>
-  </dependencies>
-</project>
-EOF
-  echo "bench-compare: resolving S3Proxy's classpath with Maven" >&2
-  (cd "$dir" && mvn -B -ntp -q dependency:build-classpath -Dmdep.includeScope=runtime \
-      -Dmdep.outputFile="$dir/classpath.txt" >"$dir/mvn.log" 2>&1) \
-    || { echo "bench-compare: cannot resolve S3Proxy; see $dir/mvn.log" >&2; exit 1; }
-  s3_port="$(free_port)"
-  cat >"$dir/s3proxy.conf" <<EOF
-s3proxy.endpoint=http://127.0.0.1:$s3_port
-s3proxy.authorization=aws-v2-or-v4
-s3proxy.identity=picomq-access
-s3proxy.credential=picomq-secret
-jclouds.provider=filesystem
-jclouds.filesystem.basedir=$dir/blobs
-EOF
-  # S3Proxy's Main sends stdout and stderr to its logger: slf4j-simple must write to a file.
-  java -Dorg.slf4j.simpleLogger.logFile="$dir/s3proxy.log" -cp "$(cat "$dir/classpath.txt")" \
-    org.gaul.s3proxy.Main --properties "$dir/s3proxy.conf" >"$dir/stdout.log" 2>&1 &
-  pids+=("$!")
-  await_http "$s3_port" "$!" "$dir/s3proxy.log"
-  echo "bench-compare: S3Proxy on http://127.0.0.1:$s3_port (filesystem blobs)" >&2
-}
+. "$root/scripts/lib/s3proxy.sh"
 
 reference_dir=""
 install_reference() {
@@ -205,7 +171,7 @@ run_reference() {
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 if wants reference || wants workloads; then install_reference; fi
-{ wants pico-s3 || wants ds-s3; } && start_s3proxy
+{ wants pico-s3 || wants ds-s3; } && { mkdir -p "$work/s3proxy/blobs/picomq" && start_s3proxy "$work/s3proxy" bench-compare; }
 wants pico-file && run_picomq pico-file pico file
 wants ds-file && run_picomq ds-file ds file
 wants pico-s3 && run_picomq pico-s3 pico s3

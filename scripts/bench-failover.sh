@@ -87,48 +87,7 @@ free_port() {
 }
 
 s3_port=""
-start_s3proxy() {
-  local dir="$work/s3proxy"
-  mkdir -p "$dir/blobs"
-  # A throwaway module under the root pom: S3Proxy with the versions the tests use.
-  cat >"$dir/pom.xml" <<EOF
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <parent><groupId>io.picomq</groupId><artifactId>picomq-parent</artifactId><version>0.1.0-SNAPSHOT</version><relativePath>$root/pom.xml</relativePath></parent>
-  <artifactId>bench-failover-s3proxy</artifactId>
-  <dependencies>
-    <dependency><groupId>org.gaul</groupId><artifactId>s3proxy</artifactId></dependency>
-    <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-simple</artifactId></dependency>
-  </dependencies>
-</project>
-EOF
-  echo "bench-failover: resolving S3Proxy's classpath with Maven" >&2
-  (cd "$dir" && mvn -B -ntp -q dependency:build-classpath -Dmdep.includeScope=runtime \
-      -Dmdep.outputFile="$dir/classpath.txt" >"$dir/mvn.log" 2>&1) \
-    || { echo "bench-failover: cannot resolve S3Proxy; see $dir/mvn.log" >&2; exit 1; }
-  s3_port="$(free_port)"
-  cat >"$dir/s3proxy.conf" <<EOF
-s3proxy.endpoint=http://127.0.0.1:$s3_port
-s3proxy.authorization=aws-v2-or-v4
-s3proxy.identity=picomq-access
-s3proxy.credential=picomq-secret
-jclouds.provider=filesystem
-jclouds.filesystem.basedir=$dir/blobs
-EOF
-  # S3Proxy's Main sends stdout and stderr to its logger: slf4j-simple must write to a file.
-  java -Dorg.slf4j.simpleLogger.logFile="$dir/s3proxy.log" -cp "$(cat "$dir/classpath.txt")" \
-    org.gaul.s3proxy.Main --properties "$dir/s3proxy.conf" >"$dir/stdout.log" 2>&1 &
-  pids+=("$!")
-  for _ in $(seq 1 600); do
-    if curl -s -o /dev/null "http://127.0.0.1:$s3_port/"; then
-      echo "bench-failover: S3Proxy on http://127.0.0.1:$s3_port (filesystem blobs)" >&2
-      return 0
-    fi
-    sleep 0.2
-  done
-  echo "bench-failover: S3Proxy does not answer; see $dir/s3proxy.log" >&2
-  exit 1
-}
+. "$root/scripts/lib/s3proxy.sh"
 
 # run KIND TTL: one cluster, fresh database and bucket; the driver's result line is kept
 run() {
@@ -155,7 +114,7 @@ run() {
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 started="$(date -u +%FT%TZ)"
-[[ ",$storages," == *",s3,"* ]] && start_s3proxy
+[[ ",$storages," == *",s3,"* ]] && { start_s3proxy "$work/s3proxy" bench-failover; }
 IFS=, read -r -a ttl_list <<<"$ttls"
 IFS=, read -r -a storage_list <<<"$storages"
 for kind in "${storage_list[@]}"; do
