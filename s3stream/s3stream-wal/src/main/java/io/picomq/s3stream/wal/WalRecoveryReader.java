@@ -27,15 +27,8 @@ import java.util.concurrent.CompletionException;
  */
 final class WalRecoveryReader {
 
-  /**
-   * Objects fetched ahead of the one being decoded, at most. A sparse writer's WAL is many small
-   * objects (one per PUT), so recovery time is round trips: 64 in flight make a 2,000-object WAL
-   * about 30 round trips instead of 500 (a takeover measured 23 s for 1,800 objects with 4).
-   */
-  private static final int MAX_OBJECTS_AHEAD = 64;
-
-  /** Bytes of objects fetched ahead, at most (beyond the first one ahead): bounds the memory. */
-  private static final long MAX_BYTES_AHEAD = 16L << 20;
+  /** Objects fetched ahead of the one being decoded. */
+  private static final int READ_AHEAD = 4;
 
   private final ObjectStore store;
 
@@ -139,9 +132,8 @@ final class WalRecoveryReader {
   }
 
   /**
-   * One pass over a chain: fetches up to {@link #MAX_OBJECTS_AHEAD} objects (and {@link
-   * #MAX_BYTES_AHEAD} bytes) ahead and decodes them in order. Only one thread advances it at a time
-   * (each step registers the next one as a callback).
+   * One pass over a chain: fetches up to {@link #READ_AHEAD} objects ahead and decodes them in
+   * order. Only one thread advances it at a time (each step registers the next one as a callback).
    */
   private final class ChainRead {
     private final List<ListedObject> chain;
@@ -163,25 +155,9 @@ final class WalRecoveryReader {
       return result;
     }
 
-    /** Whether the next object may be fetched: within both bounds, and always the next one. */
-    private boolean mayFetchAhead() {
-      int ahead = fetches.size() - index;
-      if (ahead <= 1) {
-        return true;
-      }
-      if (ahead > MAX_OBJECTS_AHEAD) {
-        return false;
-      }
-      long bytes = 0;
-      for (int i = index + 1; i <= fetches.size(); i++) {
-        bytes += chain.get(i).sizeBytes();
-      }
-      return bytes <= MAX_BYTES_AHEAD;
-    }
-
     private void advance() {
       while (index < chain.size()) {
-        while (fetches.size() < chain.size() && mayFetchAhead()) {
+        while (fetches.size() < chain.size() && fetches.size() <= index + READ_AHEAD) {
           fetches.add(store.get(chain.get(fetches.size()).key().key(), 0, -1));
         }
         CompletableFuture<ByteBuf> fetch = fetches.get(index);
