@@ -14,6 +14,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * dir} unless a node is given its own {@code --storage}: a cluster on one machine, for tests.
  */
 public final class PostgresCluster implements AutoCloseable {
+  /**
+   * Arguments that keep acknowledged records in the WAL only (nothing reaches a data object for ten
+   * minutes), so that after a kill only WAL recovery can bring them back.
+   */
+  public static final List<String> WAL_ONLY =
+      List.of("--wal-upload-interval-ms", "600000", "--wal-upload-threshold", "64MiB");
+
   private final Path dir;
   private final String database;
   private final String metaUrl;

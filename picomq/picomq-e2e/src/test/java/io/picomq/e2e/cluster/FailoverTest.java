@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -51,16 +52,9 @@ class FailoverTest {
   }
 
   private ServerProcess node(int id) {
-    // Acknowledged records stay in the WAL only: nothing reaches a data object before a kill,
-    // so only WAL recovery can bring them back.
-    return cluster.node(
-        id,
-        "--node-ttl",
-        "2s",
-        "--wal-upload-interval-ms",
-        "600000",
-        "--wal-upload-threshold",
-        "64MiB");
+    List<String> args = new ArrayList<>(PostgresCluster.WAL_ONLY);
+    args.addAll(List.of("--node-ttl", "2s"));
+    return cluster.node(id, args.toArray(String[]::new));
   }
 
   @Test

@@ -18,7 +18,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,10 +55,7 @@ class RestartRaceTest {
   }
 
   private ServerProcess node(int id) {
-    // Acknowledged records stay in the WAL only: nothing reaches a data object before a kill,
-    // so only WAL recovery can bring them back.
-    return cluster.node(
-        id, "--wal-upload-interval-ms", "600000", "--wal-upload-threshold", "64MiB");
+    return cluster.node(id, PostgresCluster.WAL_ONLY.toArray(String[]::new));
   }
 
   @Test
@@ -76,35 +75,27 @@ class RestartRaceTest {
     URI throughOne = one.endpoint().resolve(stream + "?seq=0");
     ConcurrentLinkedQueue<String> shortAnswers = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<Integer> statuses = new ConcurrentLinkedQueue<>();
-    AtomicBoolean polling = new AtomicBoolean(true);
-    Thread poller =
-        Thread.ofPlatform()
-            .name("poll-node-1")
-            .start(
-                () -> {
-                  while (polling.get()) {
-                    try {
-                      HttpResponse<String> answer =
-                          http.send(
-                              HttpRequest.newBuilder(throughOne)
-                                  .timeout(Duration.ofSeconds(10))
-                                  .build(),
-                              HttpResponse.BodyHandlers.ofString());
-                      statuses.add(answer.statusCode());
-                      if (answer.statusCode() == 200
-                          && !answer
-                              .headers()
-                              .firstValue("Pico-Next-Seq")
-                              .orElse("")
-                              .equals(Integer.toString(RECORDS))) {
-                        shortAnswers.add(answer.headers().map() + " " + answer.body());
-                      }
-                      Thread.sleep(10); // the poll interval of the scenario, not a wait
-                    } catch (Exception e) {
-                      statuses.add(-1);
-                    }
-                  }
-                });
+    // One GET every 10 ms after the previous answer: the scenario's client.
+    ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor();
+    poller.scheduleWithFixedDelay(
+        () -> {
+          try {
+            HttpResponse<String> answer =
+                http.send(
+                    HttpRequest.newBuilder(throughOne).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            statuses.add(answer.statusCode());
+            String tail = answer.headers().firstValue("Pico-Next-Seq").orElse("");
+            if (answer.statusCode() == 200 && !tail.equals(Integer.toString(RECORDS))) {
+              shortAnswers.add(answer.headers().map() + " " + answer.body());
+            }
+          } catch (Exception e) {
+            statuses.add(-1);
+          }
+        },
+        0,
+        10,
+        TimeUnit.MILLISECONDS);
 
     two.kill();
     two.restart();
@@ -114,8 +105,8 @@ class RestartRaceTest {
           .containsExactlyElementsOf(
               IntStream.range(0, RECORDS).mapToObj(i -> "record " + i).toList());
     }
-    polling.set(false);
-    poller.join();
+    poller.shutdown();
+    assertThat(poller.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
 
     assertThat(shortAnswers).as("node 1 served the stream short").isEmpty();
     assertThat(statuses).as("answers through node 1").contains(200).doesNotContain(500);
