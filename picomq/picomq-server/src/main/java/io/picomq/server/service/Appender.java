@@ -43,6 +43,9 @@ import org.slf4j.LoggerFactory;
  *       next touch loads the name afresh once the engine stream settled ({@link
  *       io.picomq.s3stream.api.Stream#settle}: the appends it took before the failure are durable
  *       or failed, none after it is taken), so it starts from the durable tail.
+ *   <li>The producer state in the instance runs ahead of durability, so a retry can find its seq
+ *       there while the original is still in flight: its duplicate answer waits until every append
+ *       handed over before it is durable, and fails if one of them does.
  * </ul>
  *
  * <h2>Threading</h2>
@@ -127,6 +130,15 @@ final class Appender {
       }
       stream.touch(clock.millis());
       Optional<AppendVerdict> refused = Admission.judge(registration, stream.assignedTail, request);
+      if (refused.isPresent() && refused.get() instanceof AppendVerdict.Duplicate duplicate) {
+        // The seq it repeats may still be on its way (a retry that overtook its original): the
+        // answer waits until everything handed to the engine is durable, so no duplicate is
+        // acknowledged that a failure could still take away. A failed entry write does not fail
+        // it: the batches carry their stamps.
+        return CompletableFuture.allOf(
+                stream.lastAppend, stream.persisted.exceptionally(ignored -> null))
+            .thenApply(ignored -> duplicate);
+      }
       if (refused.isPresent()) {
         return CompletableFuture.completedFuture(refused.get());
       }

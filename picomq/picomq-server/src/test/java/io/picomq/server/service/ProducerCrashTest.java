@@ -73,6 +73,37 @@ class ProducerCrashTest {
     }
   }
 
+  /**
+   * A retry that overtakes its original (the client timed out while the first try was still on its
+   * way to the WAL) must not be answered duplicate before the original is durable: if the node then
+   * dies, the record is gone, and a client told "duplicate" would count it as written.
+   */
+  @Test
+  void aRetryOfAnAppendStillInFlightWaitsForIt() throws Exception {
+    AtomicReference<HeldAppends> engine = new AtomicReference<>();
+    NodeFixture first = heldNode(dir, engine);
+    first.service.create("/o", CreateRequest.of("text/plain")).join();
+    assertThat(first.service.append("/o", produce(0)).join())
+        .isInstanceOf(AppendVerdict.Accepted.class);
+    engine.get().hold();
+    CompletableFuture<AppendVerdict> original = first.service.append("/o", produce(1));
+    CompletableFuture<AppendVerdict> retry = first.service.append("/o", produce(1));
+    // The input, not a wait for an effect: a window in which an early duplicate answer would come.
+    await("the retry still unanswered")
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> !retry.isDone() && !original.isDone());
+    first.abandon();
+
+    try (NodeFixture second = node(dir, 2, new AtomicReference<>())) {
+      assertThat(bodies(second.service, "/o")).containsExactly("p0");
+      AppendVerdict.Accepted resent =
+          (AppendVerdict.Accepted) second.service.append("/o", produce(1)).join();
+      assertThat(resent.startSeq()).isEqualTo(1);
+      assertThat(bodies(second.service, "/o")).containsExactly("p0", "p1");
+    }
+  }
+
   @Test
   void aWriterSeqAndASealInTheWindowSurviveTheCrash() throws Exception {
     AtomicReference<EntryFault> fault = new AtomicReference<>();
@@ -126,19 +157,7 @@ class ProducerCrashTest {
   @Test
   void anEntryNeverClaimsSeqsThatAreNotDurable() throws Exception {
     AtomicReference<HeldAppends> engine = new AtomicReference<>();
-    NodeFixture first =
-        new NodeFixture(
-            "sqlite:" + dir.resolve("meta.db"),
-            BackendOptions.defaults(),
-            dir,
-            1,
-            Clock.systemUTC(),
-            entries -> entries,
-            real -> {
-              HeldAppends held = new HeldAppends(real);
-              engine.set(held);
-              return held;
-            });
+    NodeFixture first = heldNode(dir, engine);
     first.service.create("/t", CreateRequest.of("text/plain")).join();
     first.service.append("/t", AppendRequest.of(List.of(NewRecord.of("a".getBytes(UTF_8))))).join();
     engine.get().hold();
@@ -263,6 +282,23 @@ class ProducerCrashTest {
           EntryFault wrapped = new EntryFault(real);
           fault.set(wrapped);
           return wrapped;
+        });
+  }
+
+  /** Node 1 on the real engine, wrapped so that its appends can be held ({@link HeldAppends}). */
+  private static NodeFixture heldNode(Path dir, AtomicReference<HeldAppends> engine)
+      throws Exception {
+    return new NodeFixture(
+        "sqlite:" + dir.resolve("meta.db"),
+        BackendOptions.defaults(),
+        dir,
+        1,
+        Clock.systemUTC(),
+        entries -> entries,
+        real -> {
+          HeldAppends held = new HeldAppends(real);
+          engine.set(held);
+          return held;
         });
   }
 
