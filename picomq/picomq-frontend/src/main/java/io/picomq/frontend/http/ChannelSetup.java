@@ -1,8 +1,6 @@
 package io.picomq.frontend.http;
 
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
@@ -23,8 +21,6 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * The pipeline of an accepted connection. One port serves three ways in:
@@ -37,8 +33,8 @@ import java.util.Arrays;
  *   <li>HTTP/1.1 with {@code Upgrade: h2c}: the first request is answered over HTTP/2 as stream 1.
  * </ul>
  *
- * Before any of it, a connection the {@link AcceptGate} refused gets a 503, and an admitted one
- * gets its {@link ConnectionGuard} (header and idle timeouts) at the head of the pipeline.
+ * Before any of it, a connection gets its {@link ConnectionGuard} (header and idle timeouts) at the
+ * head of the pipeline. (Connections beyond the cap never get here: {@link GatedServerChannel}.)
  *
  * <p>Every HTTP/2 stream gets its own child channel whose pipeline converts frames to HTTP/1-style
  * messages, so both versions reach the same aggregator and dispatcher.
@@ -47,25 +43,15 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
 
   private final ListenerState state;
   private final ChannelGroup connections;
-  private final byte[] refusal;
 
   ChannelSetup(ListenerState state, ChannelGroup connections) {
     this.state = state;
     this.connections = connections;
-    this.refusal = refusal(state);
   }
 
   @Override
   protected void initChannel(SocketChannel channel) {
-    AcceptGate refusedBy = channel.attr(AcceptGate.REFUSED).get();
-    if (refusedBy != null) {
-      // Nothing of the request is read: the 503 goes out, and the connection closes at once.
-      channel.closeFuture().addListener(closed -> refusedBy.answered());
-      channel.config().setAutoRead(false);
-      channel.pipeline().addLast(new Refuse(refusal));
-      return;
-    }
-    // Admitted by the AcceptGate: the place is given back when the connection closes.
+    // Admitted by the GatedServerChannel: the place is given back when the connection closes.
     channel.closeFuture().addListener(closed -> state.connections.release());
     connections.add(channel);
     channel.pipeline().addLast(new ConnectionGuard(state.connectionLimits, state.connections));
@@ -112,52 +98,6 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
             .addLast(new RequestDispatcher(state, true));
       }
     };
-  }
-
-  /**
-   * The whole answer to a connection beyond the cap, in HTTP/1.1: most clients speak it first, and
-   * an HTTP/2 client reads a connection error, which is what a refusal is.
-   */
-  private static byte[] refusal(ListenerState state) {
-    byte[] body =
-        JsonError.body(
-            "too_many_connections",
-            "the server holds its maximum of "
-                + state.connectionLimits.maxConnections()
-                + " connections; retry shortly");
-    StringBuilder head =
-        new StringBuilder("HTTP/1.1 503 Service Unavailable\r\n")
-            .append("content-type: application/json\r\n")
-            .append("retry-after: 1\r\n")
-            .append("connection: close\r\n")
-            .append("content-length: ")
-            .append(body.length)
-            .append("\r\n");
-    state
-        .commonHeaders
-        .iteratorCharSequence()
-        .forEachRemaining(
-            header ->
-                head.append(header.getKey()).append(": ").append(header.getValue()).append("\r\n"));
-    head.append("\r\n");
-    byte[] headBytes = head.toString().getBytes(StandardCharsets.US_ASCII);
-    byte[] whole = Arrays.copyOf(headBytes, headBytes.length + body.length);
-    System.arraycopy(body, 0, whole, headBytes.length, body.length);
-    return whole;
-  }
-
-  /** Answers a refused connection with the 503 and closes it. */
-  private static final class Refuse extends io.netty.channel.ChannelInboundHandlerAdapter {
-    private final byte[] refusal;
-
-    Refuse(byte[] refusal) {
-      this.refusal = refusal;
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-      ctx.writeAndFlush(Unpooled.wrappedBuffer(refusal)).addListener(ChannelFutureListener.CLOSE);
-    }
   }
 
   /** Installs the HTTP/2 handlers when the client opened with the preface. */

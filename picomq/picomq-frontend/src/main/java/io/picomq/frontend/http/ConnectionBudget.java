@@ -10,9 +10,8 @@ import java.util.concurrent.atomic.LongAdder;
  * initiative. Read by metrics; any thread may call.
  *
  * <p>A connection is admitted when it is accepted (on the acceptor thread, by the {@link
- * AcceptGate}) and released when it closes, so the open count is the descriptors the listener's
- * admitted connections hold; refused connections add at most {@link AcceptGate#ANSWERING}, for the
- * moment it takes to write their 503.
+ * GatedServerChannel}) and released when it closes, so the open count is the descriptors the
+ * listener's admitted connections hold; a refused one is answered and closed as it is accepted.
  */
 public final class ConnectionBudget {
 

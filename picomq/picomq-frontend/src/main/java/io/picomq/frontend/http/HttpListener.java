@@ -8,7 +8,6 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.AsciiString;
@@ -105,9 +104,8 @@ public final class HttpListener implements AutoCloseable {
       serverChannel =
           new ServerBootstrap()
               .group(acceptor, workers)
-              .channel(NioServerSocketChannel.class)
+              .channelFactory(() -> new GatedServerChannel(state))
               .option(ChannelOption.SO_BACKLOG, options.backlog())
-              .handler(new AcceptGate(state.connections))
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childHandler(new ChannelSetup(state, connections))
               .bind(options.host(), options.port())
