@@ -32,6 +32,7 @@ public final class MetadataApplier {
       case Command.KvDelete c -> KvTransitions.delete(state, c);
       case Command.TransferStream c -> TransferTransitions.transfer(state, c);
       case Command.CompleteTransfer c -> TransferTransitions.complete(state, c);
+      case Command.CancelTransfer c -> TransferTransitions.cancel(state, c);
       case Command.TakeOverNode c -> NodeTransitions.takeOver(state, c);
     };
   }

@@ -55,4 +55,7 @@ public sealed interface Outcome {
       implements Outcome {}
 
   record TransferCompleted(long streamId, int toNodeId, long epoch) implements Outcome {}
+
+  /** {@code withdrawn} when a pending transfer was removed; false when none was pending. */
+  record TransferCancelled(long streamId, boolean withdrawn) implements Outcome {}
 }

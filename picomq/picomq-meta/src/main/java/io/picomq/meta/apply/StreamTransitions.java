@@ -31,7 +31,10 @@ final class StreamTransitions {
     if (stream == null) {
       return unknownStream(state, c.streamId());
     }
-    if (stream.isPlaced()) {
+    if (stream.isPlaced()
+        && (stream.isOpen()
+            || canHoldStreams(state, stream.nodeId())
+            || state.pendingTransfer(c.streamId()).isPresent())) {
       return Applied.redundant(state, new Outcome.StreamPlaced(c.streamId(), stream.nodeId()));
     }
     Optional<NodeRecord> target = NodeTransitions.placementTarget(state);
@@ -42,6 +45,16 @@ final class StreamTransitions {
     int nodeId = target.get().nodeId();
     return Applied.ok(
         state.withStream(stream.onNode(nodeId)), new Outcome.StreamPlaced(c.streamId(), nodeId));
+  }
+
+  /**
+   * Whether placement could choose {@code nodeId}: registered, with slots, not taken over. A closed
+   * stream placed on a node that cannot (taken over, or drained to 0 slots) is placed again, unless
+   * a transfer is moving it.
+   */
+  private static boolean canHoldStreams(MetadataState state, int nodeId) {
+    NodeRecord node = state.nodes().get(nodeId);
+    return node != null && node.slots() > 0 && !node.isTakenOver();
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.picomq.meta.apply;
 
+import io.picomq.meta.command.Command.CancelTransfer;
 import io.picomq.meta.command.Command.CompleteTransfer;
 import io.picomq.meta.command.Command.TransferStream;
 import io.picomq.meta.state.MetadataState;
@@ -10,7 +11,8 @@ import io.picomq.meta.state.StreamEntry;
  * Moving a stream between nodes without node-to-node calls. A closed stream moves at once. An open
  * one gets a pending transfer: opens are refused meanwhile, so the epoch stays where it was; the
  * source closes the stream at that epoch and proposes completion with it, which re-points the
- * stream to the target.
+ * stream to the target. A cancel withdraws a pending transfer: the stream stays where it is (open,
+ * or closed at the pending epoch on its source, which opens it again).
  */
 final class TransferTransitions {
 
@@ -82,6 +84,19 @@ final class TransferTransitions {
         state.withStream(stream.onNode(pending.toNodeId())).withoutPendingTransfer(c.streamId());
     return Applied.ok(
         next, new Outcome.TransferCompleted(c.streamId(), pending.toNodeId(), pending.epoch()));
+  }
+
+  static Applied cancel(MetadataState state, CancelTransfer c) {
+    if (state.streams().get(c.streamId()) == null) {
+      return StreamTransitions.unknownStream(state, c.streamId());
+    }
+    PendingTransfer pending = state.pendingTransfers().get(c.streamId());
+    if (pending == null) {
+      return Applied.redundant(state, new Outcome.TransferCancelled(c.streamId(), false));
+    }
+    return Applied.ok(
+        state.withoutPendingTransfer(c.streamId()),
+        new Outcome.TransferCancelled(c.streamId(), true));
   }
 
   private static Outcome.TransferRecorded recorded(PendingTransfer pending) {

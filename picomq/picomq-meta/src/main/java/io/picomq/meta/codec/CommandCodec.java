@@ -40,6 +40,7 @@ import java.util.List;
  * 18 TransferStream        streamId i64, toNodeId i32
  * 19 CompleteTransfer      streamId i64, closedEpoch i64
  * 20 TakeOverNode          nodeId i32, nodeEpoch i64, takerNodeId i32, takerNodeEpoch i64
+ * 21 CancelTransfer        streamId i64
  * </pre>
  *
  * A new field or meaning gets a new version of that type; a decoder refuses versions it does not
@@ -70,6 +71,7 @@ public final class CommandCodec {
   static final int TRANSFER_STREAM = 18;
   static final int COMPLETE_TRANSFER = 19;
   static final int TAKE_OVER_NODE = 20;
+  static final int CANCEL_TRANSFER = 21;
 
   private CommandCodec() {}
 
@@ -189,12 +191,16 @@ public final class CommandCodec {
         out.i32(c.takerNodeId());
         out.i64(c.takerNodeEpoch());
       }
+      case Command.CancelTransfer c -> {
+        header(out, CANCEL_TRANSFER);
+        out.i64(c.streamId());
+      }
     }
   }
 
   static Command read(BinaryReader in) throws MetadataDecodeException {
     int type = in.u8();
-    if (type < REGISTER_NODE || type > TAKE_OVER_NODE) {
+    if (type < REGISTER_NODE || type > CANCEL_TRANSFER) {
       throw new MetadataDecodeException(Kind.UNKNOWN_TYPE, "command type " + type);
     }
     int version = in.u8();
@@ -236,6 +242,7 @@ public final class CommandCodec {
       case TRANSFER_STREAM -> new Command.TransferStream(in.i64(), in.i32());
       case COMPLETE_TRANSFER -> new Command.CompleteTransfer(in.i64(), in.i64());
       case TAKE_OVER_NODE -> new Command.TakeOverNode(in.i32(), in.i64(), in.i32(), in.i64());
+      case CANCEL_TRANSFER -> new Command.CancelTransfer(in.i64());
       default -> throw new MetadataDecodeException(Kind.UNKNOWN_TYPE, "command type " + type);
     };
   }

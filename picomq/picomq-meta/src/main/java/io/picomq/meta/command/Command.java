@@ -307,6 +307,16 @@ public sealed interface Command {
     }
   }
 
+  /**
+   * Withdraws a pending transfer (an operator's cancel, or the source's fallback when the target
+   * died): the stream stays with its source. Redundant when none is pending.
+   */
+  record CancelTransfer(long streamId) implements Command {
+    public CancelTransfer {
+      requireStream(streamId);
+    }
+  }
+
   private static void requireStream(long streamId) {
     if (streamId < 0) {
       throw new IllegalArgumentException("streamId must be >= 0, got " + streamId);

@@ -48,6 +48,28 @@ class PlacementTest {
   }
 
   @Test
+  void aClosedStreamOnANodeThatCanHoldNoStreamsIsPlacedAgain() {
+    machine.register(1, 1);
+    machine.register(2, 1);
+    machine.register(3, 1);
+    long drained = machine.create();
+    machine.open(drained, 1, 1);
+    machine.ok(new Command.CloseStream(drained, 0, 1, 1));
+    long orphan = machine.create();
+    machine.open(orphan, 2, 1);
+    machine.ok(new Command.CloseStream(orphan, 0, 2, 1));
+    long stillOpen = machine.create();
+    machine.open(stillOpen, 1, 1);
+
+    machine.ok(new Command.SetNodeSlots(1, 0)); // drained
+    machine.ok(new Command.TakeOverNode(2, 1, 3, 1)); // died
+    assertThat(place(drained)).isEqualTo(3);
+    assertThat(place(orphan)).isEqualTo(3);
+    assertThat(machine.redundant(new Command.PlaceStream(stillOpen)))
+        .isEqualTo(new Outcome.StreamPlaced(stillOpen, 1));
+  }
+
+  @Test
   void placingAPlacedStreamIsRedundantAndNamesItsNode() {
     machine.register(1, 1);
     long stream = machine.create();

@@ -52,7 +52,7 @@ class CommandCodecTest {
   @Test
   void unknownTypesAndVersionsAreRefused() {
     assertThat(kindOf(hex("00 01"))).isEqualTo(Kind.UNKNOWN_TYPE);
-    assertThat(kindOf(hex("15 01"))).isEqualTo(Kind.UNKNOWN_TYPE);
+    assertThat(kindOf(hex("16 01"))).isEqualTo(Kind.UNKNOWN_TYPE);
     assertThat(kindOf(hex("FF"))).isEqualTo(Kind.UNKNOWN_TYPE);
     assertThat(kindOf(hex("04 02"))).isEqualTo(Kind.UNKNOWN_VERSION);
     assertThat(kindOf(hex("04 00"))).isEqualTo(Kind.UNKNOWN_VERSION);

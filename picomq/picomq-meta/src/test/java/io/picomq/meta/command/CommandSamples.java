@@ -13,7 +13,7 @@ import java.util.Random;
 public final class CommandSamples {
 
   /** How many command types exist; {@link #random} draws each equally often. */
-  public static final int TYPES = 19;
+  public static final int TYPES = 21;
 
   private CommandSamples() {}
 
@@ -69,6 +69,11 @@ public final class CommandSamples {
       case 16 -> new Command.KvDelete(text(random));
       case 17 -> new Command.TransferStream(id(random, small), node(random, small));
       case 18 -> new Command.CompleteTransfer(id(random, small), epoch(random, small));
+      case 19 -> {
+        int node = node(random, small);
+        yield new Command.TakeOverNode(node, epoch(random, small), node + 1, epoch(random, small));
+      }
+      case 20 -> new Command.CancelTransfer(id(random, small));
       default -> throw new IllegalArgumentException("no command type " + type);
     };
   }
