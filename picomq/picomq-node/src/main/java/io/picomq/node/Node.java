@@ -22,6 +22,7 @@ import io.picomq.server.metadata.NodeIdentity;
 import io.picomq.server.metadata.NodeLiveness;
 import io.picomq.server.metadata.PlaneObjectManager;
 import io.picomq.server.metadata.PlaneStreamManager;
+import io.picomq.server.metadata.Transfers;
 import io.picomq.server.routing.ViewRouter;
 import io.picomq.server.service.EngineStreamService;
 import io.picomq.sql.liveness.NodeState;
@@ -59,10 +60,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start order: liveness (the node owns a live row before it registers), metadata plane (catch
  * up, register this process), engine (recover the WAL of earlier processes), stream service,
- * maintenance and failover (taking over dead nodes' WALs), protocol listener, admin listener; only
- * then is it ready. Stop order is the reverse: fail readiness, drain and close the listeners, stop
- * failover, flush and stop the engine (which closes its streams in the metadata plane), stop
- * maintenance, delete the liveness row, leave the plane.
+ * maintenance, failover (taking over dead nodes' WALs) and transfers, protocol listener, admin
+ * listener; only then is it ready. Stop order is the reverse: fail readiness, drain and close the
+ * listeners, stop failover, flush and stop the engine (which closes its streams in the metadata
+ * plane), stop maintenance, delete the liveness row, leave the plane.
  *
  * <p>Threading: {@link #start} and {@link #stop} block and are called by one thread; the accessors
  * and {@link #ready()} may be read by any.
@@ -99,6 +100,7 @@ public final class Node implements AutoCloseable {
   private EngineStreamService service;
   private Maintenance maintenance;
   private Failover failover;
+  private Transfers transfers;
   private Frontend frontend;
   private AdminListener admin;
   private Thread expiry;
@@ -188,6 +190,9 @@ public final class Node implements AutoCloseable {
     // Any node may take over a dead one's WAL; all compute the same taker from the liveness rows.
     failover = new Failover(plane, liveness, engine::takeOver);
     failover.start();
+    // Each node does its part of the transfers it sees: hands off, completes, falls back.
+    transfers = new Transfers(plane, liveness, service::handOff);
+    transfers.start();
     expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
     StreamRouter router =
         new ViewRouter(
@@ -418,6 +423,10 @@ public final class Node implements AutoCloseable {
     if (expiry != null) {
       expiry.interrupt();
       expiry = null;
+    }
+    if (transfers != null) {
+      transfers.close();
+      transfers = null;
     }
     if (failover != null) {
       failover.close();

@@ -1,5 +1,6 @@
 package io.picomq.server.metadata;
 
+import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.NodeRecord;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * dead process can change nothing, then asks its engine to {@linkplain
  * io.picomq.s3stream.api.StreamEngine#takeOver take over the WAL}: fence it, upload and commit what
  * the dead process acknowledged, and close its streams at the recovered ends. Clients meanwhile get
- * {@code 503 recovering}; once closed, a stream opens on whichever node its next request reaches.
+ * {@code 503 recovering}; once closed, each stream is placed again (as placement spreads new ones)
+ * and opens on its new node at its next request.
  *
  * <p>Resumable: a taker that dies mid-way stops renewing too, and the next round hands the takeover
  * to the next live node, which reruns every step (each is idempotent). A dead process whose node
@@ -141,6 +143,23 @@ public final class Failover implements AutoCloseable {
         report.uploadedBytes(),
         report.droppedRecords(),
         report.closedStreams());
+    spread(node.nodeId());
+  }
+
+  /**
+   * Places the taken-over node's closed streams again, as placement spreads new ones: each then
+   * opens on its new node at its next request (placement skips the taken-over node).
+   */
+  private void spread(int nodeId) {
+    int placed = 0;
+    for (StreamEntry stream : plane.state().streams().values()) {
+      if (stream.nodeId() == nodeId && !stream.isOpen()) {
+        if (plane.propose(new Command.PlaceStream(stream.streamId())).join() instanceof Result.Ok) {
+          placed++;
+        }
+      }
+    }
+    LOG.info("placed {} streams of node {} on live nodes", placed, nodeId);
   }
 
   private static boolean holdsOpenStreams(MetadataState state, int nodeId) {

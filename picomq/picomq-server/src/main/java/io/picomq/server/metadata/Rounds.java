@@ -8,9 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a round of background work every {@code interval} on one virtual thread until closed: what
- * {@link Maintenance} and {@link Failover} share. A round that throws is logged and the next one
- * runs on time; {@link #close()} wakes the thread and waits (bounded) for the round in progress.
+ * Runs a round of background work every {@code interval} (or sooner, when {@linkplain #wake woken})
+ * on one virtual thread until closed: what {@link Maintenance}, {@link Failover} and {@link
+ * Transfers} share. A round that throws is logged and the next one runs on time; {@link #close()}
+ * wakes the thread and waits (bounded) for the round in progress.
  */
 final class Rounds implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Rounds.class);
@@ -27,6 +28,9 @@ final class Rounds implements AutoCloseable {
 
   /** Guarded by {@code lock}. */
   private Thread thread;
+
+  /** Guarded by {@code lock}: a round was asked for before its time. */
+  private boolean woken;
 
   /**
    * @param name the thread's name, and what a failed round's log line names
@@ -58,12 +62,24 @@ final class Rounds implements AutoCloseable {
     }
   }
 
+  /** Runs the next round now rather than at its time (or right after the one in progress). */
+  void wake() {
+    lock.lock();
+    try {
+      woken = true;
+      stopping.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   private boolean awaitNextRound() {
     lock.lock();
     try {
-      if (!closed) {
+      if (!closed && !woken) {
         stopping.await(interval.toMillis(), TimeUnit.MILLISECONDS);
       }
+      woken = false;
       return !closed;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -16,12 +16,15 @@ import java.util.OptionalLong;
  *
  * <ul>
  *   <li>an unregistered name (a create) is served here;
- *   <li>a stream with a pending transfer goes to the transfer's target;
+ *   <li>a stream with a pending transfer goes to the transfer's target (unless the target stopped:
+ *       then the transfer falls back, see {@link io.picomq.server.metadata.Transfers});
  *   <li>a stream open on another live node process goes to that node's advertised address;
  *   <li>a stream open on a node process that stopped (taken over, presumed dead by its liveness
  *       row, or replaced by a newer process of its node that has not recovered it yet) is under
  *       recovery: {@link Route.Recovering}, never a redirect to a dead node;
- *   <li>a closed stream is served here (any node may reopen it);
+ *   <li>a closed stream goes to the node it is placed on (by placement, a transfer, or as its last
+ *       owner), which opens it; if that node stopped, or it is placed nowhere, it is served here
+ *       (any node may reopen it);
  *   <li>with {@code redirect} off ({@code --routing local}) everything is served here.
  * </ul>
  *
@@ -52,12 +55,20 @@ public final class ViewRouter implements StreamRouter {
       return Route.LOCAL;
     }
     Optional<PendingTransfer> transfer = state.pendingTransfer(streamId.getAsLong());
-    if (transfer.isPresent()) {
+    if (transfer.isPresent() && canServe(state, transfer.get().toNodeId())) {
       return toNode(state, transfer.get().toNodeId());
     }
     Optional<StreamEntry> stream = state.stream(streamId.getAsLong());
-    if (stream.isEmpty() || !stream.get().isOpen()) {
+    if (stream.isEmpty()) {
       return Route.LOCAL;
+    }
+    if (!stream.get().isOpen()) {
+      // Placed (by placement, a transfer, or its last owner) on a node that can serve it: there;
+      // otherwise any node may open it, and here is as good as anywhere.
+      int placed = stream.get().nodeId();
+      return stream.get().isPlaced() && canServe(state, placed)
+          ? toNode(state, placed)
+          : Route.LOCAL;
     }
     NodeRecord owner = state.nodes().get(stream.get().nodeId());
     if (owner == null) {
@@ -73,6 +84,14 @@ public final class ViewRouter implements StreamRouter {
       return new Route.Recovering(owner.nodeId());
     }
     return toNode(state, owner.nodeId());
+  }
+
+  /** Whether {@code nodeId} is a registered node process, not taken over, not presumed dead. */
+  private boolean canServe(MetadataState state, int nodeId) {
+    NodeRecord node = state.nodes().get(nodeId);
+    return node != null
+        && !node.isTakenOver()
+        && (nodeId == selfNodeId || !liveness.presumedDead(nodeId, node.nodeEpoch()));
   }
 
   private Route toNode(MetadataState state, int nodeId) {

@@ -125,6 +125,9 @@ final class Appender {
       if (stream.removed) {
         return CompletableFuture.completedFuture(new AppendVerdict.NotFound());
       }
+      if (stream.handingOff) {
+        return CompletableFuture.failedFuture(Handoffs.moving(stream.name));
+      }
       if (registration.softDeleted()) {
         return CompletableFuture.completedFuture(new AppendVerdict.Gone());
       }

@@ -2,10 +2,12 @@ package io.picomq.server.service;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.picomq.meta.apply.Outcome;
 import io.picomq.meta.apply.RejectReason;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.state.KvValue;
+import io.picomq.meta.state.NodeRecord;
 import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.api.StreamEngine;
@@ -15,6 +17,7 @@ import io.picomq.stream.CreateOutcome;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.Expiry;
 import io.picomq.stream.NewRecord;
+import io.picomq.stream.StreamDescription;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +25,10 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Creates streams: allocates and opens an engine stream, writes the initial records durably, then
- * puts the entry if the name is still free in the log. A racing create (on this node or another)
- * loses in the log, destroys its engine stream and answers as a repeated create.
+ * Creates streams: allocates and opens an engine stream (or, in a cluster, places it on another
+ * node without opening it), writes the initial records durably, then puts the entry if the name is
+ * still free in the log. A racing create (on this node or another) loses in the log, destroys its
+ * engine stream and answers as a repeated create.
  *
  * <p>A plain create takes no lock: concurrent creates allocate, open and register their streams in
  * parallel, so their commands share log rows (group commit), and the log settles two creates of one
@@ -64,32 +68,105 @@ final class Creator {
     this.ids = new StreamIdReserve(plane, failures);
   }
 
-  /** Creates a plain stream that does not exist (as far as this caller saw). */
+  /**
+   * Creates a plain stream that does not exist (as far as this caller saw). With other nodes in the
+   * cluster, an empty create goes where placement (in the log) puts it: if that is another node,
+   * the entry is written here and the stream is not opened, so the stream's first request is
+   * redirected there and opens it. A create with records opens the stream here, to write them.
+   */
   CreateOutcome createPlain(String name, CreateRequest request) {
     long now = clock.millis();
-    Stream own = openNew();
+    long streamId = ids.take();
+    if (request.records().isEmpty() && otherNodesHoldStreams() && placedElsewhere(streamId)) {
+      Registration registration = newRegistration(streamId, request, now);
+      if (!registerOnly(name, registration)) {
+        return lost(name, request);
+      }
+      return new CreateOutcome.Created(
+          new StreamDescription(
+              name,
+              streamId,
+              registration.contentType(),
+              registration.expiry(),
+              Expirations.expiresAt(registration.expiry(), now),
+              0,
+              0,
+              registration.closed()));
+    }
+    Stream own = failures.await(engine.openStream(streamId));
     long timestamp = now;
     if (!request.records().isEmpty()) {
       appendDurably(own, request.records(), timestamp);
     }
-    Registration registration =
-        new Registration(
-            own.streamId(),
-            request.contentType().orElse(Admission.DEFAULT_CONTENT_TYPE),
-            request.expiry().orElse(Expiry.NEVER),
-            now,
-            request.closed(),
-            false,
-            0,
-            0,
-            Optional.empty(),
-            List.of(new Segment(own.streamId(), 0, Segment.OPEN_END, 0)),
-            Optional.empty(),
-            Map.of(),
-            request.records().size());
     Optional<CreateOutcome.Created> created =
-        register(name, own, registration, request.records().isEmpty() ? 0 : timestamp);
+        register(
+            name,
+            own,
+            newRegistration(own.streamId(), request, now),
+            request.records().isEmpty() ? 0 : timestamp);
     return created.isPresent() ? created.get() : lost(name, request);
+  }
+
+  private static Registration newRegistration(long streamId, CreateRequest request, long now) {
+    return new Registration(
+        streamId,
+        request.contentType().orElse(Admission.DEFAULT_CONTENT_TYPE),
+        request.expiry().orElse(Expiry.NEVER),
+        now,
+        request.closed(),
+        false,
+        0,
+        0,
+        Optional.empty(),
+        List.of(new Segment(streamId, 0, Segment.OPEN_END, 0)),
+        Optional.empty(),
+        Map.of(),
+        request.records().size());
+  }
+
+  /** Whether a node other than this one can take streams: only then is there a choice. */
+  private boolean otherNodesHoldStreams() {
+    int self = plane.identity().nodeId();
+    for (NodeRecord node : plane.state().nodes().values()) {
+      if (node.nodeId() != self && node.slots() > 0 && !node.isTakenOver()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Places the stream in the log; true when placement chose another node. */
+  private boolean placedElsewhere(long streamId) {
+    Result result = failures.await(plane.propose(new Command.PlaceStream(streamId)));
+    return switch (result) {
+      case Result.Rejected rejected -> false; // no node has a slot: it opens here
+      case Result.Ok ok -> placedNode(ok.outcome()) != plane.identity().nodeId();
+      case Result.Redundant redundant ->
+          placedNode(redundant.outcome()) != plane.identity().nodeId();
+    };
+  }
+
+  private static int placedNode(Outcome outcome) {
+    return ((Outcome.StreamPlaced) outcome).nodeId();
+  }
+
+  /**
+   * Puts the entry of a stream placed on another node if the name is still free; false when the
+   * name was taken (the unopened stream is deleted then).
+   */
+  private boolean registerOnly(String name, Registration registration) {
+    Result result =
+        failures.await(
+            plane.propose(
+                new Command.KvPutIfAbsent(Registry.key(name), KvValue.of(registration.encode()))));
+    if (result instanceof Result.Rejected rejected) {
+      failures.await(plane.propose(new Command.DeleteStream(registration.streamId())));
+      if (rejected.reason() != RejectReason.KEY_EXISTS) {
+        throw new IllegalStateException("registering " + name + " failed: " + rejected.message());
+      }
+      return false;
+    }
+    return true;
   }
 
   /** A create of a name that exists: the same create again, or a conflict. */

@@ -84,6 +84,7 @@ public final class EngineStreamService implements StreamService {
   private final Forks forks;
   private final Deletion deletion;
   private final Listing listing;
+  private final Handoffs handoffs;
   private final LivenessGate liveness;
 
   public EngineStreamService(
@@ -176,6 +177,7 @@ public final class EngineStreamService implements StreamService {
     this.forks = new Forks(loaded, this::lookup, creator, reader, writer, names, failures, clock);
     this.deletion = new Deletion(plane, loaded, writer, names, clock);
     this.listing = new Listing(plane, loaded);
+    this.handoffs = new Handoffs(loaded, engineStreams, failures);
   }
 
   // ---- the contract ---------------------------------------------------------------------------
@@ -274,6 +276,17 @@ public final class EngineStreamService implements StreamService {
   @Override
   public CompletableFuture<StreamPage> list(ListQuery request) {
     return bound(false, () -> listing.page(request, clock.millis()));
+  }
+
+  /**
+   * The source's side of a transfer of engine stream {@code streamId}, which this process holds
+   * open: stops its appends, waits for what it took, closes it at its epoch ({@link Handoffs}).
+   * Blocks; call it on a virtual thread.
+   *
+   * @return the epoch it was closed at, for the transfer's completion
+   */
+  public long handOff(long streamId) {
+    return handoffs.handOff(streamId);
   }
 
   /**

@@ -47,6 +47,12 @@ final class LiveStream {
    */
   boolean forgotten;
 
+  /**
+   * Guarded by lock: the stream is being handed to another node ({@link Handoffs}): no append is
+   * taken any more; the instance goes once the engine stream is closed.
+   */
+  boolean handingOff;
+
   /** Guarded by lock: completes once the last registry write proposed for this name applied. */
   CompletableFuture<Void> persisted = CompletableFuture.completedFuture(null);
 

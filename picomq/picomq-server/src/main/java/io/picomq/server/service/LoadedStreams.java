@@ -54,6 +54,7 @@ final class LoadedStreams {
 
   private final MetadataPlane plane;
   private final EngineStreams engineStreams;
+  private final IncomingTransfers incoming;
   private final SegmentReader reader;
   private final EntryWriter writer;
   private final ServiceFailures failures;
@@ -92,11 +93,15 @@ final class LoadedStreams {
       InstantSource clock) {
     this.plane = plane;
     this.engineStreams = engineStreams;
+    this.incoming = new IncomingTransfers(plane);
     this.reader = reader;
     this.writer = writer;
     this.failures = failures;
     this.clock = clock;
   }
+
+  /** Instances forgotten after a failed append, by engine stream id, until they settled. */
+  private final ConcurrentHashMap<Long, LiveStream> forgottenById = new ConcurrentHashMap<>();
 
   /** The name's published instance, if it has one; never loads. */
   Optional<LiveStream> published(String name) {
@@ -209,9 +214,37 @@ final class LoadedStreams {
    */
   void forgotten(LiveStream stream, CompletableFuture<Void> settled) {
     settling.put(stream.name, settled);
+    forgottenById.put(stream.own.streamId(), stream);
     live.remove(stream.name, stream);
     engineStreams.drop(stream.own);
-    settled.whenComplete((ignored, failure) -> settling.remove(stream.name, settled));
+    settled.whenComplete(
+        (ignored, failure) -> {
+          settling.remove(stream.name, settled);
+          forgottenById.remove(stream.own.streamId(), stream);
+        });
+  }
+
+  /**
+   * The instance whose engine stream is {@code streamId}: the published one, or one forgotten and
+   * still settling (its engine stream is still open here). A scan: for handoffs, not requests.
+   */
+  Optional<LiveStream> holding(long streamId) {
+    for (LiveStream stream : live.values()) {
+      if (stream.own.streamId() == streamId) {
+        return Optional.of(stream);
+      }
+    }
+    return Optional.ofNullable(forgottenById.get(streamId));
+  }
+
+  /**
+   * Unpublishes an instance whose engine stream was closed for a handoff: the stream is another
+   * node's now, and a request that still reaches this node loads it afresh (and is refused while
+   * the transfer completes).
+   */
+  void handedOff(LiveStream stream) {
+    live.remove(stream.name, stream);
+    engineStreams.drop(stream.own);
   }
 
   /**
@@ -264,6 +297,7 @@ final class LoadedStreams {
       return Optional.empty();
     }
     Registration stored = decode(name, value.get());
+    incoming.awaitArrival(name, stored.streamId());
     Stream own = engineStreams.open(stored.streamId());
     Segment segment = stored.own();
     long tail = segment.seqStart() + own.confirmOffset() - segment.offsetStart();

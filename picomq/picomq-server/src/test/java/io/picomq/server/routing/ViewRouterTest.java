@@ -78,11 +78,31 @@ class ViewRouterTest {
       assertThat(router.route("/s")).isEqualTo(new Route.Recovering(2));
       long epoch = plane.state().stream(streamId).orElseThrow().epoch();
       plane.proposeAccepted(new Command.CloseStream(streamId, epoch, 2, 21)).join();
+      // Closed, it stays placed on node 2, which opens it on the next request; if node 2 is
+      // presumed dead, any node may open it.
+      assertThat(router.route("/s")).isEqualTo(new Route.Redirect(2, "http://two:4437"));
+      dead.add(2);
       assertThat(router.route("/s")).isEqualTo(Route.LOCAL);
+      dead.clear();
+
+      // A transfer to node 1: requests go to the target, unless it is presumed dead.
+      plane.proposeAccepted(new Command.TransferStream(streamId, 1)).join(); // closed: moves now
+      assertThat(router.route("/s")).isEqualTo(Route.LOCAL);
+      plane.proposeAccepted(new Command.TransferStream(streamId, 2)).join();
 
       // Opened on node 2 again, then node 2 is taken over by node 1: under recovery.
       plane.proposeAccepted(new Command.OpenStream(streamId, 2, 21)).join();
       assertThat(router.route("/s")).isEqualTo(new Route.Redirect(2, "http://two:4437"));
+
+      // A pending transfer to node 3 sends requests there, unless node 3 is presumed dead.
+      plane.proposeAccepted(new Command.RegisterNode(3, 30, "http://three:4437", 1)).join();
+      plane.proposeAccepted(new Command.TransferStream(streamId, 3)).join();
+      assertThat(router.route("/s")).isEqualTo(new Route.Redirect(3, "http://three:4437"));
+      dead.add(3);
+      assertThat(router.route("/s")).isEqualTo(new Route.Redirect(2, "http://two:4437"));
+      dead.clear();
+      plane.proposeAccepted(new Command.CancelTransfer(streamId)).join();
+
       plane.proposeAccepted(new Command.TakeOverNode(2, 21, 1, 10)).join();
       assertThat(router.route("/s")).isEqualTo(new Route.Recovering(2));
     }

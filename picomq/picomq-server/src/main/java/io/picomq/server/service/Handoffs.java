@@ -1,0 +1,88 @@
+package io.picomq.server.service;
+
+import io.picomq.s3stream.api.Stream;
+import io.picomq.stream.StreamUnavailableException;
+import io.picomq.stream.StreamUnavailableException.Reason;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The source's side of a transfer (the brief's section 5): stops taking appends for the stream,
+ * waits until every append it took is durable and the entry holding their producer state is
+ * written, closes the engine stream (which uploads what the WAL holds and closes the stream in the
+ * log at its epoch) and lets the instance go. The caller then proposes the completion with that
+ * epoch.
+ *
+ * <p>Appends that arrive meanwhile are refused with {@code 503 not_owner} and nothing written, so a
+ * client's retry goes where the router now sends it: to the target. Long-polling readers are woken
+ * and find the stream gone; their next read goes to the target too.
+ *
+ * <p>Threading: blocks (bounded, {@link ServiceFailures}); call it on a virtual thread.
+ */
+final class Handoffs {
+  private final LoadedStreams loaded;
+  private final EngineStreams engineStreams;
+  private final ServiceFailures failures;
+
+  Handoffs(LoadedStreams loaded, EngineStreams engineStreams, ServiceFailures failures) {
+    this.loaded = loaded;
+    this.engineStreams = engineStreams;
+    this.failures = failures;
+  }
+
+  /** What an append to a stream on its way to another node is answered. */
+  static StreamUnavailableException moving(String name) {
+    return new StreamUnavailableException(
+        Reason.NOT_OWNER, false, name + " is moving to another node; retry there", null);
+  }
+
+  /**
+   * Hands off engine stream {@code streamId}, which this process has open.
+   *
+   * @return the epoch the stream was closed at
+   * @throws IllegalStateException when this process does not hold it
+   */
+  long handOff(long streamId) {
+    Optional<LiveStream> held = loaded.holding(streamId);
+    if (held.isEmpty()) {
+      // Open here only to read a fork's records through it, if at all.
+      Stream reading =
+          engineStreams
+              .held(streamId)
+              .orElseThrow(
+                  () -> new IllegalStateException("stream " + streamId + " is not open here"));
+      failures.await(reading.close());
+      engineStreams.drop(reading);
+      return reading.epoch();
+    }
+    LiveStream stream = held.get();
+    CompletableFuture<Void> taken;
+    stream.lock.lock();
+    try {
+      stream.handingOff = true;
+      // Failed ones count as done: their instance was forgotten, and what they wrote is covered
+      // by the stamps in their batches, which the target replays.
+      taken =
+          CompletableFuture.allOf(
+              stream.lastAppend.exceptionally(ignored -> null),
+              stream.persisted.exceptionally(ignored -> null));
+    } finally {
+      stream.lock.unlock();
+    }
+    failures.await(taken);
+    failures.await(stream.own.close());
+    loaded.handedOff(stream);
+    List<CompletableFuture<Void>> waiting = new ArrayList<>();
+    stream.lock.lock();
+    try {
+      stream.waiters.forEach(waiter -> waiting.add(waiter.signal()));
+      stream.waiters.clear();
+    } finally {
+      stream.lock.unlock();
+    }
+    waiting.forEach(signal -> signal.complete(null));
+    return stream.own.epoch();
+  }
+}
