@@ -51,16 +51,17 @@ class FailoverTest {
     cluster.close();
   }
 
-  private ServerProcess node(int id) {
+  private ServerProcess node(int id, int slots) {
     List<String> args = new ArrayList<>(PostgresCluster.WAL_ONLY);
-    args.addAll(List.of("--node-ttl", "2s"));
+    args.addAll(List.of("--node-ttl", "2s", "--slots", Integer.toString(slots)));
     return cluster.node(id, args.toArray(String[]::new));
   }
 
   @Test
   void aDeadNodesStreamsComeBackOnALiveNodeWithEveryAcknowledgedRecord() throws Exception {
-    ServerProcess one = node(1);
-    ServerProcess two = node(2);
+    // Node 1 has no slots, so placement puts the stream on node 2 (the one to die).
+    ServerProcess one = node(1, 0);
+    ServerProcess two = node(2, 1);
     String stream = "/orders/failover";
     try (PicoClient client = PicoClient.builder().endpoint(two.endpoint()).build()) {
       client.create(stream, CreateOptions.builder().build());
