@@ -634,7 +634,9 @@ public abstract class MetaPlaneContract {
 
     first.close();
     assertThat(first.state()).isEqualTo(new LeaseState.Follower());
-    assertThat(table.read().holder()).isEmpty();
+    // Released: nobody holds it, or the other node already took it (its renewals run on their own
+    // thread, so it may have been quicker than this read).
+    assertThat(table.read().holder()).isNotEqualTo(Optional.of("node-a"));
     advanceUntil(
         clock, "the other node takes over", () -> second.state() instanceof LeaseState.Leader);
     assertThat(clock.millis()).as("no wait for the expiry").isLessThan(expiry);
