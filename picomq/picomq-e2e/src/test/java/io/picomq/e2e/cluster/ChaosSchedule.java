@@ -8,8 +8,9 @@ import java.util.Random;
 
 /**
  * The faults of one chaos run, drawn from a seed so that a run can be repeated: one node at a time
- * is SIGKILLed and started again after a while, SIGSTOPped past its liveness TTL and resumed, or
- * restarted gracefully. Events do not overlap: each starts after the previous one ended and a gap.
+ * is SIGKILLed and started again after a while, SIGSTOPped past its liveness TTL and resumed,
+ * restarted gracefully, or has its streams transferred away under load. Events do not overlap: each
+ * starts after the previous one ended and a gap.
  *
  * <p>A fault names its node by rank, not id: streams move to the survivors of each fault, and a
  * fault on a node that holds none tests little. Rank 0 is the node holding the most open streams
@@ -26,7 +27,9 @@ record ChaosSchedule(List<Event> events) {
     /** SIGSTOP for {@code hold} (past the TTL: it is taken over), then SIGCONT. */
     PAUSE,
     /** SIGTERM (a graceful stop), then started again at once. */
-    RESTART
+    RESTART,
+    /** No fault: every stream the node holds open is transferred to the other nodes in turn. */
+    TRANSFER
   }
 
   /**
@@ -69,12 +72,13 @@ record ChaosSchedule(List<Event> events) {
     while (at < end) {
       int rank = random.nextInt(10) < 7 ? 0 : random.nextInt(nodes);
       int roll = random.nextInt(10);
-      Kind kind = roll < 4 ? Kind.KILL : roll < 8 ? Kind.PAUSE : Kind.RESTART;
+      Kind kind =
+          roll < 3 ? Kind.KILL : roll < 6 ? Kind.PAUSE : roll < 8 ? Kind.RESTART : Kind.TRANSFER;
       long hold =
           switch (kind) {
             case KILL -> 200 + random.nextLong(ttl.toMillis() * 3);
             case PAUSE -> ttl.toMillis() + 1_000 + random.nextLong(ttl.toMillis() * 2);
-            case RESTART -> 0;
+            case RESTART, TRANSFER -> 0;
           };
       events.add(new Event(Duration.ofMillis(at), kind, rank, Duration.ofMillis(hold)));
       // The node takes a few seconds to start again and recover; then the load runs a while.

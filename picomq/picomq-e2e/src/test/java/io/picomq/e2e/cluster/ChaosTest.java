@@ -43,9 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * bucket (data and every node's WAL in it, so any node can take any other's WAL over), {@code
  * --node-ttl 2s}, under the load of {@link ChaosLoad} (a producer session and a tailing consumer on
  * each of 16 streams, through all three nodes), while a seeded {@link ChaosSchedule} SIGKILLs,
- * SIGSTOPs past the TTL, and restarts one node at a time. Afterwards every acknowledged record must
- * be in its stream exactly once and in order, and every consumer must have seen each stream's
- * records with no gap and no repeat.
+ * SIGSTOPs past the TTL, restarts, or transfers the streams away from one node at a time.
+ * Afterwards every acknowledged record must be in its stream exactly once and in order, and every
+ * consumer must have seen each stream's records with no gap and no repeat.
  *
  * <p>The run prints {@code chaos seed: N}; {@code -Dpicomq.chaos.seed=N} draws the same faults
  * again (the load's timing around them differs from run to run). The load runs for 2 minutes, or
@@ -185,10 +185,12 @@ class ChaosTest {
     }
     long takeovers = linesContaining("took over node");
     long restartsInProcess = linesContaining("starting again with a new epoch");
+    long transfers = linesContaining("transfer completed: ");
     System.out.printf(
         Locale.ROOT,
         "chaos seed %d: %d faults (%d skipped); %d records acknowledged, %d unacknowledged"
-            + " ones written, %d not; %d consumed; %d takeovers, %d in-process restarts; %d"
+            + " ones written, %d not; %d consumed; %d takeovers, %d in-process restarts, %d"
+            + " transfers completed; %d"
             + " sessions replaced; longest wait for an acknowledgement %.1fs (%s); SDK retries"
             + " %s%n",
         seed,
@@ -200,6 +202,7 @@ class ChaosTest {
         totals.consumed(),
         takeovers,
         restartsInProcess,
+        transfers,
         totals.sessionsReplaced(),
         totals.longestAckGap().toMillis() / 1000.0,
         totals.longestAckGapStream(),
@@ -241,7 +244,7 @@ class ChaosTest {
     return environment;
   }
 
-  private void inflict(ChaosSchedule.Event event, ServerProcess node) {
+  private void inflict(ChaosSchedule.Event event, ServerProcess node) throws Exception {
     switch (event.kind()) {
       case KILL -> {
         node.kill();
@@ -254,6 +257,45 @@ class ChaosTest {
         node.resume();
       }
       case RESTART -> node.restart();
+      case TRANSFER -> transferAway(nodes.indexOf(node) + 1);
+    }
+  }
+
+  /**
+   * Asks for every stream open on node {@code id} to move to the other nodes in turn; the handoffs
+   * then run under the load while the schedule goes on.
+   */
+  private void transferAway(int id) throws Exception {
+    ServerProcess asked = nodes.stream().filter(ServerProcess::isReady).findFirst().orElseThrow();
+    List<Integer> others = IntStream.rangeClosed(1, NODES).filter(n -> n != id).boxed().toList();
+    int next = 0;
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      for (int i = 0; i < STREAMS; i++) {
+        String name = ChaosLoad.stream(i);
+        HttpResponse<String> answer =
+            http.send(
+                HttpRequest.newBuilder(asked.adminEndpoint().resolve("/admin/streams" + name))
+                    .timeout(Duration.ofSeconds(5))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        JsonNode stream = JSON.readTree(answer.body());
+        if (stream.path("owner").asInt() != id || !stream.path("state").asText().equals("open")) {
+          continue;
+        }
+        int to = others.get(next++ % others.size());
+        HttpResponse<String> moved =
+            http.send(
+                HttpRequest.newBuilder(asked.adminEndpoint().resolve("/admin/transfer"))
+                    .header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(10))
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            JSON.writeValueAsString(Map.of("stream", name, "toNode", to))))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        // 409: it moved or closed meanwhile (the load goes on); anything else is a bug.
+        assertThat(moved.statusCode()).as(moved.body()).isIn(200, 202, 409);
+      }
     }
   }
 

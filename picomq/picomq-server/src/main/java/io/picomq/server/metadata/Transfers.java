@@ -107,14 +107,14 @@ public final class Transfers implements AutoCloseable {
       boolean involved = stream.nodeId() == me.nodeId() || transfer.toNodeId() == me.nodeId();
       if (!canReceive(state, transfer.toNodeId())) {
         if (heldHere || (!stream.isOpen() && involved)) {
-          propose(new Command.CancelTransfer(transfer.streamId()), "fall back from", transfer);
+          propose(new Command.CancelTransfer(transfer.streamId()), "cancelled", transfer);
         }
       } else if (heldHere) {
         startHandOff(transfer);
       } else if (!stream.isOpen() && stream.epoch() == transfer.epoch() && involved) {
         propose(
             new Command.CompleteTransfer(transfer.streamId(), transfer.epoch()),
-            "complete",
+            "completed",
             transfer);
       }
     }
@@ -140,7 +140,9 @@ public final class Transfers implements AutoCloseable {
                 long started = System.nanoTime();
                 long epoch = source.handOff(transfer.streamId());
                 propose(
-                    new Command.CompleteTransfer(transfer.streamId(), epoch), "complete", transfer);
+                    new Command.CompleteTransfer(transfer.streamId(), epoch),
+                    "completed",
+                    transfer);
                 LOG.debug(
                     "handed stream {} off to node {} in {} ms",
                     transfer.streamId(),
@@ -158,13 +160,16 @@ public final class Transfers implements AutoCloseable {
             });
   }
 
-  /** Proposes a step; a refusal means another node's step got there first, which is fine. */
+  /**
+   * Proposes a step; a refusal or a redundant result means another node's step got there first,
+   * which is fine.
+   */
   private void propose(Command command, String what, PendingTransfer transfer) {
-    Result result = plane.propose(command).join();
-    if (result instanceof Result.Rejected rejected) {
-      LOG.debug("could not {} {}: {}", what, transfer, rejected.message());
-    } else {
-      LOG.info("{}: {}", what, transfer);
+    switch (plane.propose(command).join()) {
+      case Result.Ok ok -> LOG.info("transfer {}: {}", what, transfer);
+      case Result.Redundant redundant -> LOG.debug("transfer {} already: {}", what, transfer);
+      case Result.Rejected rejected ->
+          LOG.debug("transfer not {}: {}: {}", what, transfer, rejected.message());
     }
   }
 
