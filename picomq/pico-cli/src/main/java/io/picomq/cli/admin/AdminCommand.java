@@ -65,21 +65,27 @@ public final class AdminCommand implements Runnable {
       JsonText.object(out, answer);
     }
 
+    /**
+     * Runs after the answer was printed, with the same client: what a verb does next (wait for what
+     * it started). A failure here still exits non-zero, the answer already shown.
+     */
+    void afterPrinting(AdminClient admin, JsonNode answer) {}
+
     @Override
     public final Integer call() {
       Pico pico = Pico.of(spec);
       URI endpoint = URI.create(pico.setting(Setting.ADMIN_ENDPOINT));
-      JsonNode answer;
       try (AdminClient admin = AdminClient.create(endpoint)) {
-        answer = ask(admin);
+        JsonNode answer = ask(admin);
+        PrintWriter out = spec.commandLine().getOut();
+        if (pico.flag("--json") != null && Boolean.parseBoolean(pico.flag("--json"))) {
+          out.println(answer.toString());
+        } else {
+          printReadable(out, answer);
+        }
+        out.flush();
+        afterPrinting(admin, answer);
       }
-      PrintWriter out = spec.commandLine().getOut();
-      if (pico.flag("--json") != null && Boolean.parseBoolean(pico.flag("--json"))) {
-        out.println(answer.toString());
-      } else {
-        printReadable(out, answer);
-      }
-      out.flush();
       return ExitCode.OK;
     }
   }

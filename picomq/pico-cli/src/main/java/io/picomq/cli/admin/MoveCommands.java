@@ -1,7 +1,6 @@
 package io.picomq.cli.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.picomq.cli.Durations;
 import io.picomq.cli.ExitCode;
 import io.picomq.cli.Failure;
@@ -51,18 +50,11 @@ final class MoveCommands {
       return Durations.parse("--timeout", timeout == null ? DEFAULT_TIMEOUT : timeout);
     }
 
-    /**
-     * {@code answer} as it is, or with {@code --wait}, once every move it lists arrived, with their
-     * states as they ended ({@code completed}).
-     */
-    JsonNode follow(AdminClient admin, JsonNode answer, Duration timeout) {
-      if (!await) {
-        return answer;
+    /** With {@code --wait}: returns once every move {@code answer} lists arrived. */
+    void follow(AdminClient admin, JsonNode answer, Duration timeout) {
+      if (await) {
+        new TransferWait(admin, timeout).await(TransferWait.Move.listedIn(answer));
       }
-      new TransferWait(admin, timeout).await(TransferWait.Move.listedIn(answer));
-      JsonNode done = answer.deepCopy();
-      done.path("transfers").forEach(move -> ((ObjectNode) move).put("state", "completed"));
-      return done;
     }
   }
 
@@ -136,7 +128,8 @@ final class MoveCommands {
         "node placement would pick: the fewest streams per slot among the other nodes",
         "that have slots and are not dead. A stream already moving is listed under",
         "refused. When no other node can take streams, nothing changes: exit 1",
-        "(no_target). --wait waits until every listed move arrived.",
+        "(no_target). The answer is printed at once; --wait then waits until every",
+        "listed move arrived (exit 1 if one has not within --timeout).",
         "To undo: pico admin set-slots NODE --slots <previousSlots>."
       })
   static final class Drain extends AdminVerb {
@@ -145,10 +138,17 @@ final class MoveCommands {
 
     @Mixin WaitOptions waiting;
 
+    private Duration timeout;
+
     @Override
     JsonNode ask(AdminClient admin) {
-      Duration timeout = waiting.timeout();
-      return waiting.follow(admin, admin.drain(nodeId), timeout);
+      timeout = waiting.timeout();
+      return admin.drain(nodeId);
+    }
+
+    @Override
+    void afterPrinting(AdminClient admin, JsonNode answer) {
+      waiting.follow(admin, answer, timeout);
     }
   }
 
@@ -160,15 +160,23 @@ final class MoveCommands {
         "Moves streams from the nodes furthest above their share (streams * slots /",
         "all slots, over the nodes that have slots and are not dead) to those furthest",
         "below it, until every node is within one stream of its share. Streams already",
-        "moving stay as they are. --wait waits until every listed move arrived."
+        "moving stay as they are. The answer is printed at once; --wait then waits",
+        "until every listed move arrived (exit 1 if one has not within --timeout)."
       })
   static final class Rebalance extends AdminVerb {
     @Mixin WaitOptions waiting;
 
+    private Duration timeout;
+
     @Override
     JsonNode ask(AdminClient admin) {
-      Duration timeout = waiting.timeout();
-      return waiting.follow(admin, admin.rebalance(), timeout);
+      timeout = waiting.timeout();
+      return admin.rebalance();
+    }
+
+    @Override
+    void afterPrinting(AdminClient admin, JsonNode answer) {
+      waiting.follow(admin, answer, timeout);
     }
   }
 }
