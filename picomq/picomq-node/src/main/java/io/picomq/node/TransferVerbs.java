@@ -13,6 +13,7 @@ import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.routing.NodeLivenessCheck;
 import io.picomq.server.service.Registry;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -369,7 +370,7 @@ final class TransferVerbs {
    * every field has a default ({@code emptyIsObject}).
    */
   private static Optional<JsonNode> parse(byte[] body, boolean emptyIsObject) {
-    if (body.length == 0 || new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+    if (body.length == 0 || new String(body, StandardCharsets.UTF_8).isBlank()) {
       return emptyIsObject ? Optional.of(JSON.createObjectNode()) : Optional.empty();
     }
     try {
