@@ -18,6 +18,7 @@ export default defineConfig({
             { text: 'Operating a node', link: '/docs/operating' },
             { text: 'Run a cluster', link: '/docs/cluster' },
             { text: 'Admin API and dashboard', link: '/docs/admin' },
+            { text: 'Transfers, drain and rebalance', link: '/docs/transfers' },
             { text: 'Benchmarks', link: '/docs/benchmarks' },
             { text: 'Building and testing', link: '/docs/development' }
           ]

@@ -7,10 +7,10 @@ import java.util.Locale;
  * Parses durations given on the command line: a whole number with a unit, {@code 500ms}, {@code
  * 10s}, {@code 2m}, {@code 1h}, or bare seconds ({@code 10}), as the {@code -sec} options take.
  */
-final class Durations {
+public final class Durations {
   private Durations() {}
 
-  static Duration parse(String flag, String text) {
+  public static Duration parse(String flag, String text) {
     String value = text.strip().toLowerCase(Locale.ROOT);
     int unitAt = 0;
     while (unitAt < value.length() && Character.isDigit(value.charAt(unitAt))) {

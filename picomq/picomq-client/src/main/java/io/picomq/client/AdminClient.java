@@ -7,8 +7,9 @@ import java.time.Duration;
 
 /**
  * The admin API of one node ({@code pico serve --admin-listen}): cluster state, nodes, where a
- * stream lives, placement weights and stream transfers. Answers are the server's JSON as Jackson
- * trees (see the admin docs for their fields); errors are {@link PicoException}s.
+ * stream lives, placement weights and stream moves (transfer, cancel, drain, rebalance). Answers
+ * are the server's JSON as Jackson trees (see the admin docs for their fields); errors are {@link
+ * PicoException}s.
  */
 public interface AdminClient extends AutoCloseable {
 
@@ -49,6 +50,30 @@ public interface AdminClient extends AutoCloseable {
 
   /** {@code POST /admin/nodes/{id}}: sets a node's placement weight. */
   JsonNode setSlots(long nodeId, int slots);
+
+  /**
+   * {@code POST /admin/transfer/cancel}: withdraws {@code stream}'s pending transfer; the stream
+   * stays with its node. Answers {@code {"stream", "streamId", "state": "cancelled"|"none"}}
+   * ({@code none}: nothing was pending).
+   *
+   * @throws StreamNotFoundException for an unknown stream
+   */
+  JsonNode cancelTransfer(String stream);
+
+  /**
+   * {@code POST /admin/drain}: sets node {@code nodeId}'s slots to 0 and asks for each of its
+   * streams to move to another node. Answers {@code {"node", "previousSlots", "slots", "transfers":
+   * [...], "refused": [...]}}.
+   *
+   * @throws ConflictException {@code no_target}: no other node can take streams (nothing changed)
+   */
+  JsonNode drain(long nodeId);
+
+  /**
+   * {@code POST /admin/rebalance} by stream count: moves streams so each node holds about its share
+   * by slots. Answers {@code {"by", "transfers": [...], "refused": [...]}}.
+   */
+  JsonNode rebalance();
 
   /** Releases the HTTP client if this admin client made it. */
   @Override

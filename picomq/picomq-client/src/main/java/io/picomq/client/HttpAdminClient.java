@@ -54,6 +54,27 @@ final class HttpAdminClient implements AdminClient {
     return post("/admin/nodes/" + nodeId, body);
   }
 
+  @Override
+  public JsonNode cancelTransfer(String stream) {
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.put("stream", Endpoints.name(stream));
+    return post("/admin/transfer/cancel", body);
+  }
+
+  @Override
+  public JsonNode drain(long nodeId) {
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.put("node", nodeId);
+    return post("/admin/drain", body);
+  }
+
+  @Override
+  public JsonNode rebalance() {
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.put("by", "streams");
+    return post("/admin/rebalance", body);
+  }
+
   private JsonNode get(String path) {
     return json(HttpCall.of("GET", endpoints.path(path), requestTimeout));
   }

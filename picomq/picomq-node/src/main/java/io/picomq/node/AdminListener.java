@@ -13,7 +13,6 @@ import io.picomq.frontend.http.ConnectionLimits;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.HttpLimits;
 import io.picomq.frontend.http.HttpListener;
-import io.picomq.meta.apply.Outcome;
 import io.picomq.meta.apply.RejectReason;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
@@ -31,15 +30,20 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeSet;
+import java.util.concurrent.CompletionException;
 
 /**
- * The admin listener: health, readiness and read-only views of the cluster, answered from the
- * node's in-memory metadata view (never from SQL). No authentication: bind it to loopback.
+ * The admin listener: health, readiness, metrics, the dashboard and views of the cluster, answered
+ * from the node's in-memory metadata view (never from SQL), and the operator's verbs: slots here,
+ * the stream moves (transfer, cancel, drain, rebalance) in {@link TransferVerbs}. No
+ * authentication: bind it to loopback.
  */
 final class AdminListener implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -48,12 +52,21 @@ final class AdminListener implements AutoCloseable {
   private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
   private final Node node;
+  private final TransferVerbs transfers;
 
   /** Set once by {@link #start}; the listener that calls {@link #handle}. */
   private volatile HttpListener listener;
 
   private AdminListener(Node node) {
     this.node = node;
+    // Presumed dead as /admin/nodes shows it: no liveness row, or a lapsed one.
+    this.transfers =
+        new TransferVerbs(
+            node.plane(),
+            () -> {
+              LivenessView liveness = node.liveness().view();
+              return (nodeId, nodeEpoch) -> liveness.state(nodeId, nodeEpoch) == NodeState.DEAD;
+            });
   }
 
   /**
@@ -85,8 +98,13 @@ final class AdminListener implements AutoCloseable {
         setSlots(exchange, path.substring(NODES_PATH.length()));
         return;
       }
-      if (exchange.method().equals(HttpMethod.POST) && path.equals("/admin/transfer")) {
-        transfer(exchange);
+      if (TransferVerbs.PATHS.contains(path)) {
+        if (exchange.method().equals(HttpMethod.POST)) {
+          TransferVerbs.Answer answer = transfers.answer(path, exchange.body());
+          send(exchange, answer.status(), answer.body());
+        } else {
+          send(exchange, 405, error("method_not_allowed", "POST " + path));
+        }
         return;
       }
       if (!exchange.method().equals(HttpMethod.GET)) {
@@ -94,7 +112,9 @@ final class AdminListener implements AutoCloseable {
             exchange,
             405,
             error(
-                "method_not_allowed", "only GET, POST /admin/transfer and POST /admin/nodes/{id}"));
+                "method_not_allowed",
+                "only GET, POST /admin/nodes/{id} and POST to "
+                    + String.join(", ", new TreeSet<>(TransferVerbs.PATHS))));
         return;
       }
       if (Dashboard.serve(exchange)) {
@@ -103,8 +123,6 @@ final class AdminListener implements AutoCloseable {
       switch (path) {
         case "/health" -> send(exchange, 200, Map.of("status", "ok"));
         case "/metrics" -> metrics(exchange);
-        case "/admin/transfer" ->
-            send(exchange, 405, error("method_not_allowed", "POST /admin/transfer"));
         case "/ready" -> ready(exchange);
         case "/admin/cluster" -> send(exchange, 200, cluster());
         case "/admin/nodes" ->
@@ -121,6 +139,14 @@ final class AdminListener implements AutoCloseable {
           }
         }
       }
+    } catch (CompletionException e) {
+      // Only proposals are joined here: the log is stopped, closed or overloaded.
+      send(
+          exchange,
+          503,
+          error(
+              "metadata_unavailable",
+              "the metadata log took no proposal: " + e.getCause().getMessage()));
     } catch (RuntimeException e) {
       send(exchange, 500, error("internal", String.valueOf(e.getMessage())));
     }
@@ -153,13 +179,15 @@ final class AdminListener implements AutoCloseable {
     body.put("leaseHolder", plane.holdsLease());
     body.put("metadata", plane.description());
     List<Map<String, Object>> transfers = new ArrayList<>();
+    Map<Long, String> names = state.pendingTransfers().isEmpty() ? Map.of() : StreamNames.of(state);
     for (PendingTransfer transfer : state.pendingTransfers().values()) {
-      transfers.add(
-          Map.of(
-              "streamId", transfer.streamId(),
-              "fromNode", transfer.fromNodeId(),
-              "toNode", transfer.toNodeId(),
-              "epoch", transfer.epoch()));
+      Map<String, Object> pending = new LinkedHashMap<>();
+      pending.put("stream", names.get(transfer.streamId()));
+      pending.put("streamId", transfer.streamId());
+      pending.put("fromNode", transfer.fromNodeId());
+      pending.put("toNode", transfer.toNodeId());
+      pending.put("epoch", transfer.epoch());
+      transfers.add(pending);
     }
     body.put("pendingTransfers", transfers);
     return body;
@@ -171,6 +199,12 @@ final class AdminListener implements AutoCloseable {
    * null).
    */
   private static List<Map<String, Object>> nodes(MetadataState state, LivenessView liveness) {
+    Map<Integer, Long> open = new HashMap<>();
+    for (StreamEntry stream : state.streams().values()) {
+      if (stream.isOpen()) {
+        open.merge(stream.nodeId(), 1L, Long::sum);
+      }
+    }
     List<Map<String, Object>> nodes = new ArrayList<>();
     for (NodeRecord record : state.nodes().values()) {
       Map<String, Object> node = new LinkedHashMap<>();
@@ -179,6 +213,7 @@ final class AdminListener implements AutoCloseable {
       node.put("address", record.advertisedAddress());
       node.put("slots", record.slots());
       node.put("streams", record.placedStreams());
+      node.put("openStreams", open.getOrDefault(record.nodeId(), 0L));
       // A taken-over process is dead to the cluster, even if (paused, then resumed) it renews.
       node.put(
           "state",
@@ -235,89 +270,6 @@ final class AdminListener implements AutoCloseable {
         HttpResponseStatus.OK,
         headers,
         node.metrics().scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-  }
-
-  /**
-   * {@code POST /admin/transfer} with {@code {"stream": name, "toNode": id}}: proposes the move
-   * through the metadata plane and answers with the transfer as recorded. An open stream's transfer
-   * stays pending (202) until its owner closes it and the target takes over (the handoff belongs to
-   * the cluster); a closed stream moves at once (200). Moving a stream to the node that already
-   * serves it is refused with 409 {@code already_on_node}: nothing would happen, and saying so is
-   * clearer than a silent success. An unregistered target is 404 {@code unknown_node}.
-   */
-  private void transfer(Exchange exchange) {
-    String name;
-    int toNode;
-    try {
-      JsonNode body = JSON.readTree(exchange.body());
-      if (body == null
-          || !body.path("stream").isTextual()
-          || body.path("stream").asText().isEmpty()
-          || !body.path("toNode").canConvertToInt()
-          || body.path("toNode").asInt() < 0) {
-        send(
-            exchange,
-            400,
-            error("bad_request", "expected {\"stream\": name, \"toNode\": id} with id >= 0"));
-        return;
-      }
-      name = body.path("stream").asText();
-      toNode = body.path("toNode").asInt();
-    } catch (java.io.IOException e) {
-      send(exchange, 400, error("bad_request", "the body is not JSON"));
-      return;
-    }
-    MetadataState state = node.plane().state();
-    OptionalLong streamId = Registry.registeredStreamId(state, name);
-    if (streamId.isEmpty() || state.stream(streamId.getAsLong()).isEmpty()) {
-      send(exchange, 404, error("stream_not_found", "no stream named " + name));
-      return;
-    }
-    if (!state.nodes().containsKey(toNode)) {
-      send(exchange, 404, error("unknown_node", "node " + toNode + " is not registered"));
-      return;
-    }
-    StreamEntry stream = state.stream(streamId.getAsLong()).get();
-    if (stream.nodeId() == toNode && state.pendingTransfer(stream.streamId()).isEmpty()) {
-      send(
-          exchange,
-          409,
-          error(
-              "already_on_node",
-              "stream " + name + " is already served by node " + toNode + "; nothing to move"));
-      return;
-    }
-    Result result =
-        node.plane().propose(new Command.TransferStream(stream.streamId(), toNode)).join();
-    Outcome outcome;
-    switch (result) {
-      case Result.Rejected rejected -> {
-        int status =
-            switch (rejected.reason()) {
-              case UNKNOWN_NODE, UNKNOWN_STREAM -> 404;
-              default -> 409;
-            };
-        send(
-            exchange,
-            status,
-            error(rejected.reason().name().toLowerCase(java.util.Locale.ROOT), rejected.message()));
-        return;
-      }
-      case Result.Ok ok -> outcome = ok.outcome();
-      case Result.Redundant redundant -> outcome = redundant.outcome();
-    }
-    if (!(outcome instanceof Outcome.TransferRecorded recorded)) {
-      send(exchange, 500, error("internal", "unexpected outcome " + outcome));
-      return;
-    }
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("stream", name);
-    body.put("streamId", recorded.streamId());
-    body.put("fromNode", recorded.fromNodeId());
-    body.put("toNode", recorded.toNodeId());
-    body.put("epoch", recorded.epoch());
-    body.put("state", recorded.completed() ? "completed" : "pending");
-    send(exchange, recorded.completed() ? 200 : 202, body);
   }
 
   /** {@code POST /admin/nodes/{id}} with {@code {"slots": n}}: proposes the new slot count. */

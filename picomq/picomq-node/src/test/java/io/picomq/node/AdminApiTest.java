@@ -9,9 +9,6 @@ import io.picomq.frontend.ListenerProtocol;
 import io.picomq.meta.apply.Outcome;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -37,7 +34,7 @@ class AdminApiTest {
       Pattern.compile("# (HELP [a-zA-Z_:][a-zA-Z0-9_:]* .*|TYPE [a-zA-Z_:][a-zA-Z0-9_:]* \\w+)");
 
   @TempDir Path dir;
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final AdminHttp http = new AdminHttp();
   private Node node;
   private String base;
   private String admin;
@@ -170,6 +167,126 @@ class AdminApiTest {
   }
 
   @Test
+  void cancelWithdrawsAPendingTransferByNameAndTheViewsShowIt() throws Exception {
+    assertThat(send("PUT", base + "/t/c", "").statusCode()).isEqualTo(201);
+    assertThat(send("POST", base + "/t/c", "x").statusCode()).isBetween(200, 204);
+    // A second node registered by this one on its behalf (see above); nothing hands the stream
+    // over to it, so the transfer stays pending until cancelled.
+    node.plane().proposeAccepted(new Command.RegisterNode(2, 1, "http://127.0.0.1:1", 1)).join();
+    assertThat(send("POST", admin + "/admin/transfer", "{\"stream\": \"/t/c\", \"toNode\": 2}"))
+        .extracting(HttpResponse::statusCode)
+        .isEqualTo(202);
+    JsonNode pending =
+        AdminHttp.json(send("GET", admin + "/admin/cluster", null)).path("pendingTransfers");
+    assertThat(pending).hasSize(1);
+    assertThat(pending.get(0).path("stream").asText()).isEqualTo("/t/c");
+    JsonNode self =
+        AdminHttp.byNodeId(
+            AdminHttp.json(send("GET", admin + "/admin/nodes", null)).path("nodes"), 1);
+    assertThat(self.path("streams").asLong()).isEqualTo(1);
+    assertThat(self.path("openStreams").asLong()).isEqualTo(1);
+    String cancel = admin + "/admin/transfer/cancel";
+
+    HttpResponse<String> cancelled = send("POST", cancel, "{\"stream\": \"/t/c\"}");
+
+    assertThat(cancelled.statusCode()).isEqualTo(200);
+    JsonNode answer = AdminHttp.json(cancelled);
+    assertThat(answer.path("stream").asText()).isEqualTo("/t/c");
+    assertThat(answer.path("streamId").asLong())
+        .isEqualTo(pending.get(0).path("streamId").asLong());
+    assertThat(answer.path("state").asText()).isEqualTo("cancelled");
+    assertThat(send("GET", admin + "/admin/streams/t/c", null).body())
+        .contains("\"owner\":1", "\"pendingTransferTo\":null");
+    assertThat(
+            AdminHttp.json(send("POST", cancel, "{\"stream\": \"/t/c\"}")).path("state").asText())
+        .isEqualTo("none");
+    HttpResponse<String> unknown = send("POST", cancel, "{\"stream\": \"/t/nope\"}");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body()).contains("\"error\":\"stream_not_found\"");
+    for (String bad :
+        List.of("", "not json", "{}", "[]", "{\"stream\": 1}", "{\"streamId\": -1}")) {
+      HttpResponse<String> refused = send("POST", cancel, bad);
+      assertThat(refused.statusCode()).as(bad).isEqualTo(400);
+      assertThat(refused.body()).as(bad).contains("\"error\":\"bad_request\"");
+    }
+    assertThat(send("GET", cancel, null).statusCode()).isEqualTo(405);
+  }
+
+  @Test
+  void drainAndRebalanceOnOneLiveNodeSayWhyNothingMoves() throws Exception {
+    assertThat(send("PUT", base + "/d/s", "").statusCode()).isEqualTo(201);
+    // Registered, but without a liveness row: presumed dead, so it cannot take streams.
+    node.plane().proposeAccepted(new Command.RegisterNode(2, 1, "http://127.0.0.1:1", 1)).join();
+    String drain = admin + "/admin/drain";
+    String rebalance = admin + "/admin/rebalance";
+
+    HttpResponse<String> nowhere = send("POST", drain, "{\"node\": 1}");
+
+    assertThat(nowhere.statusCode()).isEqualTo(409);
+    assertThat(nowhere.body()).contains("\"error\":\"no_target\"");
+    JsonNode nodes = AdminHttp.json(send("GET", admin + "/admin/nodes", null)).path("nodes");
+    assertThat(AdminHttp.byNodeId(nodes, 1).path("slots").asInt()).isEqualTo(1);
+    HttpResponse<String> unknown = send("POST", drain, "{\"node\": 7}");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body()).contains("\"error\":\"unknown_node\"", "node 7");
+    for (String bad :
+        List.of("", "x", "{}", "{\"node\": -1}", "{\"node\": \"1\"}", "{\"node\": 1.5}")) {
+      HttpResponse<String> refused = send("POST", drain, bad);
+      assertThat(refused.statusCode()).as(bad).isEqualTo(400);
+      assertThat(refused.body()).as(bad).contains("\"error\":\"bad_request\"");
+    }
+
+    HttpResponse<String> balanced = send("POST", rebalance, "");
+    assertThat(balanced.statusCode()).isEqualTo(202);
+    assertThat(balanced.body()).isEqualTo("{\"by\":\"streams\",\"transfers\":[],\"refused\":[]}");
+    HttpResponse<String> bytes = send("POST", rebalance, "{\"by\": \"bytes\"}");
+    assertThat(bytes.statusCode()).isEqualTo(400);
+    assertThat(bytes.body()).contains("\"error\":\"unsupported\"");
+    assertThat(send("GET", drain, null).statusCode()).isEqualTo(405);
+    assertThat(send("GET", rebalance, null).statusCode()).isEqualTo(405);
+  }
+
+  @Test
+  void drainMovesANodesClosedStreamsAtOnceAndZeroesItsSlots() throws Exception {
+    assertThat(send("PUT", base + "/d/a", "").statusCode()).isEqualTo(201);
+    assertThat(send("PUT", base + "/d/b", "").statusCode()).isEqualTo(201);
+    // A clean restart closes both streams; they stay on node 1 until a request opens them.
+    node.stop(Duration.ofSeconds(1));
+    node = Node.start(config(dir, 2, ListenerProtocol.PICO), Clock.systemUTC());
+    admin = "http://127.0.0.1:" + node.adminAddress().orElseThrow().getPort();
+    node.plane().proposeAccepted(new Command.RegisterNode(2, 1, "http://127.0.0.1:1", 2)).join();
+    for (String name : List.of("/d/a", "/d/b")) {
+      HttpResponse<String> moved =
+          send("POST", admin + "/admin/transfer", "{\"stream\": \"" + name + "\", \"toNode\": 2}");
+      assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
+      assertThat(moved.body()).contains("\"state\":\"completed\"");
+    }
+
+    HttpResponse<String> drained = send("POST", admin + "/admin/drain", "{\"node\": 2}");
+
+    assertThat(drained.statusCode()).isEqualTo(202);
+    JsonNode answer = AdminHttp.json(drained);
+    assertThat(answer.path("node").asInt()).isEqualTo(2);
+    assertThat(answer.path("previousSlots").asInt()).isEqualTo(2);
+    assertThat(answer.path("slots").asInt()).isZero();
+    assertThat(answer.path("refused")).isEmpty();
+    assertThat(answer.path("transfers").findValuesAsText("stream")).containsExactly("/d/a", "/d/b");
+    assertThat(answer.path("transfers"))
+        .allSatisfy(
+            move -> {
+              assertThat(move.path("fromNode").asInt()).isEqualTo(2);
+              assertThat(move.path("toNode").asInt()).isEqualTo(1);
+              assertThat(move.path("state").asText()).isEqualTo("completed");
+            });
+    assertThat(send("GET", admin + "/admin/streams/d/b", null).body()).contains("\"owner\":1");
+    JsonNode two =
+        AdminHttp.byNodeId(
+            AdminHttp.json(send("GET", admin + "/admin/nodes", null)).path("nodes"), 2);
+    assertThat(two.path("slots").asInt()).isZero();
+    assertThat(two.path("streams").asInt()).isZero();
+  }
+
+  @Test
   void nodesShowTheirLiveness() throws Exception {
     // A node registered in the log that never renews a liveness row (its process is gone).
     assertThat(node.plane().propose(new Command.RegisterNode(2, 1, "http://127.0.0.1:1", 1)).join())
@@ -179,12 +296,12 @@ class AdminApiTest {
 
     assertThat(answer.statusCode()).isEqualTo(200);
     JsonNode nodes = new ObjectMapper().readTree(answer.body()).path("nodes");
-    JsonNode self = byNodeId(nodes, 1);
+    JsonNode self = AdminHttp.byNodeId(nodes, 1);
     assertThat(self.path("state").asText()).isEqualTo("live");
     assertThat(self.path("ttlMs").asLong()).isEqualTo(10_000);
     // Renewed every 2.5 s: never longer ago than that, give or take a slow machine.
     assertThat(self.path("renewedMsAgo").asLong()).isBetween(0L, 5_000L);
-    JsonNode gone = byNodeId(nodes, 2);
+    JsonNode gone = AdminHttp.byNodeId(nodes, 2);
     assertThat(gone.path("state").asText()).isEqualTo("dead");
     assertThat(gone.path("renewedMsAgo").isNull()).isTrue();
     assertThat(gone.path("ttlMs").isNull()).isTrue();
@@ -207,9 +324,9 @@ class AdminApiTest {
                   new ObjectMapper()
                       .readTree(send("GET", admin + "/admin/nodes", null).body())
                       .path("nodes");
-              assertThat(byNodeId(nodes, 2).path("takenOverBy").asInt()).isEqualTo(1);
-              assertThat(byNodeId(nodes, 2).path("state").asText()).isEqualTo("dead");
-              assertThat(byNodeId(nodes, 1).path("takenOverBy").isNull()).isTrue();
+              assertThat(AdminHttp.byNodeId(nodes, 2).path("takenOverBy").asInt()).isEqualTo(1);
+              assertThat(AdminHttp.byNodeId(nodes, 2).path("state").asText()).isEqualTo("dead");
+              assertThat(AdminHttp.byNodeId(nodes, 1).path("takenOverBy").isNull()).isTrue();
             });
     // The takeover closed node 2's stream at its recovered end: any node may open it now.
     await()
@@ -217,26 +334,7 @@ class AdminApiTest {
         .until(() -> !node.plane().state().stream(streamId).orElseThrow().isOpen());
   }
 
-  private static JsonNode byNodeId(JsonNode nodes, int nodeId) {
-    for (JsonNode node : nodes) {
-      if (node.path("nodeId").asInt() == nodeId) {
-        return node;
-      }
-    }
-    throw new AssertionError("no node " + nodeId + " in " + nodes);
-  }
-
   private HttpResponse<String> send(String method, String url, String body) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
-    if (body != null) {
-      request.header("Content-Type", "text/plain");
-    }
-    request.method(
-        method,
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(method, url, body);
   }
 }

@@ -36,7 +36,7 @@ class DashboardTest {
   @TempDir Path dir;
 
   @Test
-  void showsTheNodeItsReadinessNodesTheirLivenessAndPendingTransfers() throws Exception {
+  void showsTheClusterAndItsControlsCancelTransferAndDrain() throws Exception {
     requireBrowser();
     Node node = Node.start(AdminApiTest.config(dir, 1, ListenerProtocol.PICO), Clock.systemUTC());
     try {
@@ -65,23 +65,44 @@ class DashboardTest {
       assertThat(transfer.statusCode()).isEqualTo(202);
       JsonNode pending = new ObjectMapper().readTree(transfer.body());
 
-      JsonNode shown = runDashboardScript(admin + "/");
+      String pendingRow =
+          "[\"/dash/s\",\""
+              + pending.path("streamId").asLong()
+              + "\",\"1\",\"2\",\""
+              + pending.path("epoch").asLong()
+              + "\",\"Cancel\"]";
+
+      JsonNode shown = runDashboardScript(admin + "/", "--act", "/dash/s", "2");
 
       assertThat(shown.path("errors")).isEmpty();
       assertThat(shown.path("nodeId").asText()).isEqualTo("1");
       assertThat(shown.path("ready").asText()).isEqualTo("ready");
       assertThat(shown.path("status").asText()).isEqualTo("ready");
-      // This node renews its liveness row; node 2 is registered but never renewed one.
+      // This node renews its liveness row and holds the stream, open; node 2 is registered but
+      // never renewed a row. Columns: id, epoch, state, address, slots, streams, open, a button.
       assertThat(shown.path("nodes").toString())
           .contains("[\"1\",\"1\",\"live\",")
-          .contains("[\"2\",\"5\",\"dead\",\"http://127.0.0.1:1\",\"3\",\"0\"]");
-      assertThat(shown.path("transfers").toString())
-          .isEqualTo(
-              "[[\""
-                  + pending.path("streamId").asLong()
-                  + "\",\"1\",\"2\",\""
-                  + pending.path("epoch").asLong()
-                  + "\"]]");
+          .contains("\"1\",\"1\",\"1\",\"Drain\"]")
+          .contains("[\"2\",\"5\",\"dead\",\"http://127.0.0.1:1\",\"3\",\"0\",\"0\",\"Drain\"]");
+      assertThat(shown.path("transfers").toString()).isEqualTo("[" + pendingRow + "]");
+
+      // The page's controls, in the order the script uses them.
+      JsonNode actions = shown.path("actions");
+      assertThat(actions.path("cancelled").path("result").asText())
+          .isEqualTo("Transfer of /dash/s: cancelled.");
+      assertThat(actions.path("cancelled").path("transfers").toString()).isEqualTo("[[\"none\"]]");
+      assertThat(actions.path("transferred").path("result").asText())
+          .isEqualTo("Transfer of /dash/s to node 2: pending.");
+      assertThat(actions.path("transferred").path("transfers").toString())
+          .isEqualTo("[" + pendingRow + "]");
+      // Node 2 holds no stream: draining it only takes its slots away.
+      assertThat(actions.path("drained").path("result").asText())
+          .isEqualTo("Draining node 2 (slots were 3): 0 transfer(s).");
+      assertThat(actions.path("drained").path("nodes").toString())
+          .contains("[\"2\",\"5\",\"dead\",\"http://127.0.0.1:1\",\"0\",\"0\",\"0\",\"Drain\"]");
+      // Node 2 is dead and has no slots left: node 1 has nowhere to go.
+      assertThat(actions.path("refused").path("result").asText()).startsWith("no_target: ");
+      assertThat(node.plane().state().nodes().get(1).slots()).isEqualTo(1);
     } finally {
       node.stop(Duration.ZERO);
     }
@@ -110,11 +131,13 @@ class DashboardTest {
     return false;
   }
 
-  private JsonNode runDashboardScript(String url) throws IOException, InterruptedException {
+  private JsonNode runDashboardScript(String... args) throws IOException, InterruptedException {
     if (!Files.isDirectory(SCRIPTS.resolve("node_modules/playwright-core"))) {
       run(List.of("npm", "ci", "--no-audit", "--no-fund"), 180);
     }
-    String out = run(List.of("node", "check-dashboard.mjs", url), 60);
+    List<String> command = new java.util.ArrayList<>(List.of("node", "check-dashboard.mjs"));
+    command.addAll(List.of(args));
+    String out = run(command, 60);
     return new ObjectMapper().readTree(out.strip().lines().reduce((a, b) -> b).orElse("{}"));
   }
 

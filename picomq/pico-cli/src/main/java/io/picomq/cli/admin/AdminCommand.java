@@ -2,13 +2,11 @@ package io.picomq.cli.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.picomq.cli.ExitCode;
-import io.picomq.cli.Failure;
 import io.picomq.cli.Pico;
 import io.picomq.cli.config.Setting;
 import io.picomq.client.AdminClient;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,8 +28,10 @@ import picocli.CommandLine.Spec;
       AdminCommand.Cluster.class,
       AdminCommand.Nodes.class,
       AdminCommand.StreamCommand.class,
-      AdminCommand.Transfer.class,
-      AdminCommand.SetSlots.class
+      AdminCommand.SetSlots.class,
+      MoveCommands.Transfer.class,
+      MoveCommands.Drain.class,
+      MoveCommands.Rebalance.class
     })
 public final class AdminCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -65,21 +65,27 @@ public final class AdminCommand implements Runnable {
       JsonText.object(out, answer);
     }
 
+    /**
+     * Runs after the answer was printed, with the same client: what a verb does next (wait for what
+     * it started). A failure here still exits non-zero, the answer already shown.
+     */
+    void afterPrinting(AdminClient admin, JsonNode answer) {}
+
     @Override
     public final Integer call() {
       Pico pico = Pico.of(spec);
       URI endpoint = URI.create(pico.setting(Setting.ADMIN_ENDPOINT));
-      JsonNode answer;
       try (AdminClient admin = AdminClient.create(endpoint)) {
-        answer = ask(admin);
+        JsonNode answer = ask(admin);
+        PrintWriter out = spec.commandLine().getOut();
+        if (pico.flag("--json") != null && Boolean.parseBoolean(pico.flag("--json"))) {
+          out.println(answer.toString());
+        } else {
+          printReadable(out, answer);
+        }
+        out.flush();
+        afterPrinting(admin, answer);
       }
-      PrintWriter out = spec.commandLine().getOut();
-      if (pico.flag("--json") != null && Boolean.parseBoolean(pico.flag("--json"))) {
-        out.println(answer.toString());
-      } else {
-        printReadable(out, answer);
-      }
-      out.flush();
       return ExitCode.OK;
     }
   }
@@ -123,62 +129,6 @@ public final class AdminCommand implements Runnable {
     @Override
     JsonNode ask(AdminClient admin) {
       return admin.stream(name);
-    }
-  }
-
-  @Command(
-      name = "transfer",
-      mixinStandardHelpOptions = true,
-      header = "Move a stream to another node.",
-      description = {
-        "An open stream's move stays pending until its owner hands it over; --wait",
-        "waits for that (exit 1 if --timeout passes first)."
-      })
-  static final class Transfer extends AdminVerb {
-    @Parameters(index = "0", paramLabel = "NAME", description = "The stream's name.")
-    String name;
-
-    @Option(names = "--to-node", required = true, paramLabel = "N", description = "Target node id.")
-    long toNode;
-
-    @Option(names = "--wait", description = "Wait until the target node serves the stream.")
-    boolean await;
-
-    @Option(
-        names = "--timeout",
-        defaultValue = "60",
-        paramLabel = "SECONDS",
-        description = "How long --wait waits (default ${DEFAULT-VALUE}).")
-    long timeoutSeconds;
-
-    @Override
-    JsonNode ask(AdminClient admin) {
-      JsonNode answer = admin.transfer(name, toNode);
-      if (!await || answer.path("state").asText().equals("completed")) {
-        return answer;
-      }
-      long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
-      while (System.nanoTime() - deadline < 0) {
-        JsonNode stream = admin.stream(name);
-        if (stream.path("pendingTransferTo").isNull() && stream.path("owner").asLong() == toNode) {
-          return stream;
-        }
-        try {
-          Thread.sleep(200);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new Failure(ExitCode.INTERRUPTED, "interrupted while waiting for the transfer");
-        }
-      }
-      throw new Failure(
-          ExitCode.FAILURE,
-          "the transfer of "
-              + name
-              + " to node "
-              + toNode
-              + " is still pending after "
-              + timeoutSeconds
-              + " s (timeout)");
     }
   }
 
