@@ -60,8 +60,9 @@ class ClusterVerbsPostgresTest {
     assumeTrue(URL != null && !URL.isBlank(), SKIPPED);
     database = "verbs_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
     execute("CREATE DATABASE " + database);
-    Node one = start(1, 1);
-    start(2, 1);
+    Node one = start(1, 1, 1);
+    // Node 2 joins without slots, so the creates below are all placed on node 1.
+    Node two = start(2, 1, 0);
     String data = "http://127.0.0.1:" + one.address().getPort();
     for (int i = 0; i < 6; i++) {
       assertThat(http.send("PUT", data + "/r/" + i, "").statusCode()).isEqualTo(201);
@@ -69,13 +70,16 @@ class ClusterVerbsPostgresTest {
     // A clean restart closes node 1's streams: they stay on node 1, and any node may open them.
     one.stop(Duration.ofSeconds(1));
     nodes.remove(one);
-    one = start(1, 2);
+    one = start(1, 2, 1);
     String admin1 = admin(one);
-    String admin2 = admin(nodes.getFirst());
+    String admin2 = admin(two);
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> state(admin1, 2).equals("live") && state(admin1, 1).equals("live"));
 
+    // Node 2 gets its slot: rebalancing moves half of node 1's streams to it.
+    assertThat(http.send("POST", admin1 + "/admin/nodes/2", "{\"slots\": 1}").statusCode())
+        .isEqualTo(200);
     HttpResponse<String> rebalanced = http.send("POST", admin1 + "/admin/rebalance", "{}");
 
     assertThat(rebalanced.statusCode()).as(rebalanced.body()).isEqualTo(202);
@@ -123,13 +127,14 @@ class ClusterVerbsPostgresTest {
         .isEqualTo(1);
   }
 
-  private Node start(int nodeId, long nodeEpoch) throws Exception {
+  private Node start(int nodeId, long nodeEpoch, int slots) throws Exception {
     URI server = URI.create(URL);
     Node node =
         Node.start(
             NodeConfig.builder()
                 .nodeId(nodeId)
                 .nodeEpoch(nodeEpoch)
+                .slots(slots)
                 .listen("127.0.0.1:0")
                 .adminListen("127.0.0.1:0")
                 .shutdownDrain(Duration.ofSeconds(1))

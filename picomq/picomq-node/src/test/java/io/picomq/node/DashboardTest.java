@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
+import io.picomq.server.service.Registry;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -21,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,13 +52,30 @@ class DashboardTest {
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(created.statusCode()).isEqualTo(201);
-      // A second node and a pending transfer to it, so the page has a transfer to show.
+      // A pending transfer for the page to show, which nothing carries out: the stream moves to
+      // node 3 and is opened there, then is asked to move on to node 2; both are registered by
+      // this node on their behalf as processes started after its last liveness read (presumed
+      // alive, though nothing runs them).
+      long later = Clock.systemUTC().millis() + 3_600_000;
       assertThat(
-              node.plane().propose(new Command.RegisterNode(2, 5, "http://127.0.0.1:1", 3)).join())
+              node.plane()
+                  .propose(new Command.RegisterNode(2, later, "http://127.0.0.1:1", 3))
+                  .join())
           .isInstanceOf(Result.Ok.class);
+      node.plane()
+          .proposeAccepted(new Command.RegisterNode(3, later, "http://127.0.0.1:2", 0))
+          .join();
+      assertThat(post(http, admin + "/admin/transfer", "{\"stream\": \"/dash/s\", \"toNode\": 3}"))
+          .isEqualTo(202);
+      long streamId = Registry.registeredStreamId(node.plane().state(), "/dash/s").getAsLong();
+      Awaitility.await("node 1 handing the stream to node 3")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> node.plane().state().pendingTransfers().isEmpty());
+      node.plane().proposeAccepted(new Command.OpenStream(streamId, 3, later)).join();
       HttpResponse<String> transfer =
           http.send(
               HttpRequest.newBuilder(URI.create(admin + "/admin/transfer"))
+                  .header("Content-Type", "application/json")
                   .POST(
                       HttpRequest.BodyPublishers.ofString(
                           "{\"stream\": \"/dash/s\", \"toNode\": 2}"))
@@ -68,7 +87,7 @@ class DashboardTest {
       String pendingRow =
           "[\"/dash/s\",\""
               + pending.path("streamId").asLong()
-              + "\",\"1\",\"2\",\""
+              + "\",\"3\",\"2\",\""
               + pending.path("epoch").asLong()
               + "\",\"Cancel\"]";
 
@@ -78,12 +97,20 @@ class DashboardTest {
       assertThat(shown.path("nodeId").asText()).isEqualTo("1");
       assertThat(shown.path("ready").asText()).isEqualTo("ready");
       assertThat(shown.path("status").asText()).isEqualTo("ready");
-      // This node renews its liveness row and holds the stream, open; node 2 is registered but
-      // never renewed a row. Columns: id, epoch, state, address, slots, streams, open, a button.
+      // This node renews its liveness row and holds no stream; nodes 2 and 3 are registered
+      // without a row yet (suspect), node 3 holds the stream, open. Columns: id, epoch, state,
+      // address, slots, streams, open, a button.
       assertThat(shown.path("nodes").toString())
           .contains("[\"1\",\"1\",\"live\",")
-          .contains("\"1\",\"1\",\"1\",\"Drain\"]")
-          .contains("[\"2\",\"5\",\"dead\",\"http://127.0.0.1:1\",\"3\",\"0\",\"0\",\"Drain\"]");
+          .contains("\"1\",\"0\",\"0\",\"Drain\"]")
+          .contains(
+              "[\"2\",\""
+                  + later
+                  + "\",\"suspect\",\"http://127.0.0.1:1\",\"3\",\"0\",\"0\",\"Drain\"]")
+          .contains(
+              "[\"3\",\""
+                  + later
+                  + "\",\"suspect\",\"http://127.0.0.1:2\",\"0\",\"1\",\"1\",\"Drain\"]");
       assertThat(shown.path("transfers").toString()).isEqualTo("[" + pendingRow + "]");
 
       // The page's controls, in the order the script uses them.
@@ -99,13 +126,26 @@ class DashboardTest {
       assertThat(actions.path("drained").path("result").asText())
           .isEqualTo("Draining node 2 (slots were 3): 0 transfer(s).");
       assertThat(actions.path("drained").path("nodes").toString())
-          .contains("[\"2\",\"5\",\"dead\",\"http://127.0.0.1:1\",\"0\",\"0\",\"0\",\"Drain\"]");
-      // Node 2 is dead and has no slots left: node 1 has nowhere to go.
+          .contains(
+              "[\"2\",\""
+                  + later
+                  + "\",\"suspect\",\"http://127.0.0.1:1\",\"0\",\"0\",\"0\",\"Drain\"]");
+      // Neither node 2 nor node 3 has slots now: node 1 has nowhere to go.
       assertThat(actions.path("refused").path("result").asText()).startsWith("no_target: ");
       assertThat(node.plane().state().nodes().get(1).slots()).isEqualTo(1);
     } finally {
       node.stop(Duration.ZERO);
     }
+  }
+
+  private static int post(HttpClient http, String uri, String json) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(URI.create(uri))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .statusCode();
   }
 
   private static void requireBrowser() {

@@ -160,19 +160,8 @@ public final class NodeLiveness implements AutoCloseable {
     return last.view().later(Math.max(0, elapsedMillis));
   }
 
-  /**
-   * The state of process {@code nodeEpoch} of node {@code nodeId} now (see {@link #view()}). A
-   * process that started after the last read (its epoch is its start time) has no row in that read
-   * yet, though it wrote one before registering: it is {@link NodeState#SUSPECT} rather than dead
-   * until a read without its row, so a node that just joined gets its redirects and placements at
-   * once. (Epochs come from the nodes' clocks and reads from the database's: a node whose clock
-   * runs ahead is given the benefit of the doubt for that long.)
-   */
+  /** The state of process {@code nodeEpoch} of node {@code nodeId} now (see {@link #view()}). */
   public NodeState state(int nodeId, long nodeEpoch) {
-    LivenessView read = published.view();
-    if (read.row(nodeId).isEmpty() && nodeEpoch > read.nowMillis()) {
-      return NodeState.SUSPECT;
-    }
     return view().state(nodeId, nodeEpoch);
   }
 

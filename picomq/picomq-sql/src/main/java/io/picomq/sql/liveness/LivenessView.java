@@ -15,8 +15,14 @@ import java.util.Optional;
  * @param rows the rows by node id
  * @param nowMillis the database's clock when the rows were read, in milliseconds since the Unix
  *     epoch (or later, see {@link #later})
+ * @param readMillis the database's clock when the rows were read
  */
-public record LivenessView(Map<Integer, LivenessRow> rows, long nowMillis) {
+public record LivenessView(Map<Integer, LivenessRow> rows, long nowMillis, long readMillis) {
+
+  /** The rows as read at {@code nowMillis}. */
+  public LivenessView(Map<Integer, LivenessRow> rows, long nowMillis) {
+    this(rows, nowMillis, nowMillis);
+  }
 
   public LivenessView {
     rows = Map.copyOf(rows);
@@ -42,7 +48,10 @@ public record LivenessView(Map<Integer, LivenessRow> rows, long nowMillis) {
    * The state of process {@code nodeEpoch} of node {@code nodeId}:
    *
    * <ul>
-   *   <li>{@link NodeState#DEAD} with no row, or a lapsed one (whatever its epoch);
+   *   <li>{@link NodeState#DEAD} with no row, or a lapsed one (whatever its epoch), except:
+   *   <li>{@link NodeState#SUSPECT} with no row for a process that started after the rows were read
+   *       (a node that just joined; epochs come from the nodes' clocks, so one whose clock runs
+   *       ahead gets the benefit of the doubt for that long);
    *   <li>{@link NodeState#SUSPECT} when the row is not lapsed but was renewed more than half its
    *       TTL ago, or is an older process's (the one asked about has not renewed as far as this
    *       view knows, but the node id is not dead yet);
@@ -52,6 +61,11 @@ public record LivenessView(Map<Integer, LivenessRow> rows, long nowMillis) {
    */
   public NodeState state(int nodeId, long nodeEpoch) {
     LivenessRow row = rows.get(nodeId);
+    if (row == null && nodeEpoch > readMillis) {
+      // Started after the read (its epoch is its start time): its row, written before it
+      // registered, cannot be in this read yet.
+      return NodeState.SUSPECT;
+    }
     if (row == null || row.lapsedAt(nowMillis)) {
       return NodeState.DEAD;
     }
@@ -71,6 +85,8 @@ public record LivenessView(Map<Integer, LivenessRow> rows, long nowMillis) {
     if (elapsedMillis < 0) {
       throw new IllegalArgumentException("elapsed time is negative: " + elapsedMillis);
     }
-    return elapsedMillis == 0 ? this : new LivenessView(rows, nowMillis + elapsedMillis);
+    return elapsedMillis == 0
+        ? this
+        : new LivenessView(rows, nowMillis + elapsedMillis, readMillis);
   }
 }

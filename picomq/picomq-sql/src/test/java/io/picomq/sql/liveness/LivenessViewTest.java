@@ -18,6 +18,17 @@ class LivenessViewTest {
         Map.of(1, new LivenessRow(1, 5, TTL, RENEWED_AT, RENEWED_AT + TTL)), nowMillis);
   }
 
+  @Test
+  void aProcessThatStartedAfterTheReadIsSuspectUntilAReadWithoutItsRow() {
+    LivenessView read = viewAt(RENEWED_AT).later(3_000);
+    // Node 2 has no row: a process started before the read is dead, one started after it (a node
+    // that just joined, whose row this read could not see) is suspect, however old the view.
+    assertThat(read.state(2, RENEWED_AT - 1)).isEqualTo(NodeState.DEAD);
+    assertThat(read.state(2, RENEWED_AT + 1)).isEqualTo(NodeState.SUSPECT);
+    assertThat(read.later(60_000).state(2, RENEWED_AT + 1)).isEqualTo(NodeState.SUSPECT);
+    assertThat(viewAt(RENEWED_AT + 2).state(2, RENEWED_AT + 1)).isEqualTo(NodeState.DEAD);
+  }
+
   @ParameterizedTest(name = "node {0} epoch {1}, {2} ms after renewal: {3}")
   @CsvSource({
     // just renewed, same epoch
