@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -51,6 +52,14 @@ public final class PostgresCluster implements AutoCloseable {
    * (the shared bucket unless they name a {@code --storage}).
    */
   public ServerProcess node(int id, String... extraArgs) {
+    return node(id, Map.of(), extraArgs);
+  }
+
+  /**
+   * Starts node {@code id} as {@link #node(int, String...)} does, with {@code environment} added to
+   * its own (e.g. an S3 server's credentials, see {@link S3ProxyProcess#credentials}).
+   */
+  public ServerProcess node(int id, Map<String, String> environment, String... extraArgs) {
     List<String> args =
         new ArrayList<>(List.of("--node-id", Integer.toString(id), "--meta-url", metaUrl));
     if (List.of(extraArgs).stream().noneMatch(arg -> arg.startsWith("--storage"))) {
@@ -58,7 +67,7 @@ public final class PostgresCluster implements AutoCloseable {
     }
     args.addAll(List.of(extraArgs));
     ServerProcess node =
-        ServerProcess.start(dir.resolve("node-" + id), args.toArray(String[]::new));
+        ServerProcess.startWith(dir.resolve("node-" + id), environment, List.of(), args);
     nodes.add(node);
     return node;
   }

@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.picomq.client.PicoClient;
-import io.picomq.e2e.PostgresAdmin;
+import io.picomq.e2e.PostgresCluster;
 import io.picomq.e2e.S3ProxyProcess;
 import io.picomq.e2e.ServerProcess;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -16,10 +15,8 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -45,24 +42,22 @@ class RollingRestartTest {
   private static final Duration STEP = Duration.ofSeconds(90);
 
   @TempDir Path dir;
-  private String database;
+  private PostgresCluster cluster;
   private S3ProxyProcess s3;
   private final List<ServerProcess> nodes = new ArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeEach
-  void createDatabase() throws SQLException {
-    database = "e2e_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-    PostgresAdmin.execute("CREATE DATABASE " + database);
+  void createCluster() throws SQLException {
+    cluster = PostgresCluster.create(dir);
   }
 
   @AfterEach
   void stop() throws SQLException {
-    nodes.forEach(ServerProcess::close);
+    cluster.close();
     if (s3 != null) {
       s3.close();
     }
-    PostgresAdmin.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
   }
 
   @Test
@@ -127,17 +122,7 @@ class RollingRestartTest {
   }
 
   private ServerProcess node(int id) {
-    URI server = URI.create(System.getenv("PICOMQ_PG_URL"));
-    return ServerProcess.startWith(
-        dir.resolve("node-" + id),
-        ChaosTest.environment(s3),
-        List.of(),
-        List.of(
-            "--node-id",
-            Integer.toString(id),
-            "--meta-url",
-            "postgres://" + server.getRawAuthority() + "/" + database,
-            "--storage=" + s3.storage(-2)));
+    return cluster.node(id, ChaosTest.environment(s3), "--storage=" + s3.storage(-2));
   }
 
   /** Nothing placed on node {@code id} any more, and no transfer pending. */
