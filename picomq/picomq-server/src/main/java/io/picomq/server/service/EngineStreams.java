@@ -2,7 +2,6 @@ package io.picomq.server.service;
 
 import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.api.StreamEngine;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -31,11 +30,6 @@ final class EngineStreams {
     Stream opened = failures.await(engine.openStream(streamId));
     Stream raced = open.putIfAbsent(streamId, opened);
     return raced != null ? raced : opened;
-  }
-
-  /** The stream {@code streamId} if this node has it open; never opens. */
-  Optional<Stream> held(long streamId) {
-    return Optional.ofNullable(open.get(streamId));
   }
 
   /** Keeps {@code stream}, just created and opened, for later readers. */

@@ -42,20 +42,18 @@ final class Handoffs {
    * Hands off engine stream {@code streamId}, which this process has open.
    *
    * @return the epoch the stream was closed at
-   * @throws IllegalStateException when this process does not hold it
    */
   long handOff(long streamId) {
     Optional<LiveStream> held = loaded.holding(streamId);
     if (held.isEmpty()) {
-      // Open here only to read a fork's records through it, if at all.
-      Stream reading =
-          engineStreams
-              .held(streamId)
-              .orElseThrow(
-                  () -> new IllegalStateException("stream " + streamId + " is not open here"));
-      failures.await(reading.close());
-      engineStreams.drop(reading);
-      return reading.epoch();
+      // Open here with no instance: one was forgotten after a failed append, or it is read only
+      // for a fork. The engine hands back the stream it has open (no proposal); once what it
+      // took is settled, it closes like any other.
+      Stream own = engineStreams.open(streamId);
+      failures.await(own.settle().exceptionally(ignored -> null));
+      failures.await(own.close());
+      engineStreams.drop(own);
+      return own.epoch();
     }
     LiveStream stream = held.get();
     CompletableFuture<Void> taken;

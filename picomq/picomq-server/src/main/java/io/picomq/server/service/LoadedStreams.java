@@ -100,9 +100,6 @@ final class LoadedStreams {
     this.clock = clock;
   }
 
-  /** Instances forgotten after a failed append, by engine stream id, until they settled. */
-  private final ConcurrentHashMap<Long, LiveStream> forgottenById = new ConcurrentHashMap<>();
-
   /** The name's published instance, if it has one; never loads. */
   Optional<LiveStream> published(String name) {
     return Optional.ofNullable(live.get(name));
@@ -214,27 +211,19 @@ final class LoadedStreams {
    */
   void forgotten(LiveStream stream, CompletableFuture<Void> settled) {
     settling.put(stream.name, settled);
-    forgottenById.put(stream.own.streamId(), stream);
     live.remove(stream.name, stream);
     engineStreams.drop(stream.own);
-    settled.whenComplete(
-        (ignored, failure) -> {
-          settling.remove(stream.name, settled);
-          forgottenById.remove(stream.own.streamId(), stream);
-        });
+    settled.whenComplete((ignored, failure) -> settling.remove(stream.name, settled));
   }
 
-  /**
-   * The instance whose engine stream is {@code streamId}: the published one, or one forgotten and
-   * still settling (its engine stream is still open here). A scan: for handoffs, not requests.
-   */
+  /** The published instance whose engine stream is {@code streamId}. A scan: for handoffs. */
   Optional<LiveStream> holding(long streamId) {
     for (LiveStream stream : live.values()) {
       if (stream.own.streamId() == streamId) {
         return Optional.of(stream);
       }
     }
-    return Optional.ofNullable(forgottenById.get(streamId));
+    return Optional.empty();
   }
 
   /**

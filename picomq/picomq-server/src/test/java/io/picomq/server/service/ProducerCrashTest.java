@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.picomq.meta.apply.Outcome;
+import io.picomq.meta.command.Command;
+import io.picomq.meta.state.StreamEntry;
 import io.picomq.sql.backend.BackendOptions;
 import io.picomq.stream.AppendRequest;
 import io.picomq.stream.AppendVerdict;
@@ -14,6 +17,7 @@ import io.picomq.stream.ProducerTag;
 import io.picomq.stream.ReadOutcome;
 import io.picomq.stream.ReadWindow;
 import io.picomq.stream.StreamService;
+import io.picomq.stream.StreamUnavailableException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -101,6 +105,43 @@ class ProducerCrashTest {
           (AppendVerdict.Accepted) second.service.append("/o", produce(1)).join();
       assertThat(resent.startSeq()).isEqualTo(1);
       assertThat(bodies(second.service, "/o")).containsExactly("p0", "p1");
+    }
+  }
+
+  /**
+   * A transfer's handoff on the source: appends it took are durable, the stream is closed in the
+   * log at its epoch, appends to the old instance are refused, and whoever opens the stream next
+   * answers a producer's retry as a duplicate (producer state moves with the stream).
+   */
+  @Test
+  void aHandoffClosesTheStreamWithWhatItTookAndProducerStateMovesWithIt() throws Exception {
+    NodeFixture first = node(dir, 1, new AtomicReference<>());
+    first.service.create("/h", CreateRequest.of("text/plain")).join();
+    CompletableFuture<AppendVerdict> zero = first.service.append("/h", produce(0));
+    CompletableFuture<AppendVerdict> one = first.service.append("/h", produce(1));
+    long streamId = stored(first, "/h").streamId();
+    first.plane.proposeAccepted(new Command.RegisterNode(2, 1, "http://127.0.0.1:1", 1)).join();
+    first.plane.proposeAccepted(new Command.TransferStream(streamId, 2)).join();
+
+    long epoch = first.service.handOff(streamId);
+
+    assertThat(zero.join()).isInstanceOf(AppendVerdict.Accepted.class);
+    assertThat(one.join()).isInstanceOf(AppendVerdict.Accepted.class);
+    StreamEntry closed = first.plane.state().stream(streamId).orElseThrow();
+    assertThat(closed.isOpen()).isFalse();
+    assertThat(closed.epoch()).isEqualTo(epoch);
+    assertThat(closed.endOffset()).isEqualTo(2);
+    // While the transfer is pending, this node cannot take the stream back.
+    assertThatThrownBy(() -> first.service.append("/h", produce(2)).join())
+        .hasCauseInstanceOf(StreamUnavailableException.class);
+    assertThat(first.plane.proposeAccepted(new Command.CompleteTransfer(streamId, epoch)).join())
+        .isEqualTo(new Outcome.TransferCompleted(streamId, 2, epoch));
+    first.abandon();
+
+    try (NodeFixture next = node(dir, 2, new AtomicReference<>())) {
+      assertThat(next.service.append("/h", produce(1)).join())
+          .isEqualTo(new AppendVerdict.Duplicate(1, 2, false));
+      assertThat(bodies(next.service, "/h")).containsExactly("p0", "p1");
     }
   }
 
