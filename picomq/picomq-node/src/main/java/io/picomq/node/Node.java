@@ -173,6 +173,12 @@ public final class Node implements AutoCloseable {
     config.wal().ifPresent(builder::wal);
     engine = builder.build();
     engine.start().join();
+    StreamRouter router =
+        new ViewRouter(
+            plane,
+            config.nodeId(),
+            config.redirect(),
+            (nodeId, nodeEpoch) -> liveness.state(nodeId, nodeEpoch) == NodeState.DEAD);
     service =
         new EngineStreamService(
             plane,
@@ -181,7 +187,8 @@ public final class Node implements AutoCloseable {
             serviceThreads,
             PooledByteBufAllocator.DEFAULT,
             config.requestTimeout(),
-            liveness::mayAcknowledge);
+            liveness::mayAcknowledge,
+            router);
     service.loadExpiring();
     // The lease holder deletes destroyed objects' bytes through this engine (GC phase one).
     maintenance =
@@ -194,12 +201,6 @@ public final class Node implements AutoCloseable {
     transfers = new Transfers(plane, liveness, service::handOff);
     transfers.start();
     expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
-    StreamRouter router =
-        new ViewRouter(
-            plane,
-            config.nodeId(),
-            config.redirect(),
-            (nodeId, nodeEpoch) -> liveness.state(nodeId, nodeEpoch) == NodeState.DEAD);
     ConnectionLimits protocolLimits = connectionLimits();
     frontend =
         Frontend.start(

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,11 +127,22 @@ class RollingRestartTest {
   }
 
   /** Nothing placed on node {@code id} any more, and no transfer pending. */
-  private void awaitDrained(ServerProcess admin, int id) {
-    Awaitility.await("node " + id + " drained")
-        .atMost(STEP)
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> placedOn(admin, id) == 0 && pendingTransfers(admin) == 0);
+  private void awaitDrained(ServerProcess admin, int id) throws Exception {
+    try {
+      Awaitility.await("node " + id + " drained")
+          .atMost(STEP)
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> placedOn(admin, id) == 0 && pendingTransfers(admin) == 0);
+    } catch (ConditionTimeoutException e) {
+      StringBuilder why = new StringBuilder("node " + id + " not drained:\n");
+      why.append(get(admin, "/admin/nodes")).append('\n').append(get(admin, "/admin/cluster"));
+      for (ServerProcess node : nodes) {
+        node.output().stream()
+            .filter(line -> line.contains("WARN") || line.contains("transfer"))
+            .forEach(line -> why.append('\n').append(line));
+      }
+      throw new AssertionError(why.toString(), e);
+    }
   }
 
   private long placedOn(ServerProcess admin, int id) throws Exception {

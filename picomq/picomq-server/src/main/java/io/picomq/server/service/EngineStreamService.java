@@ -19,6 +19,7 @@ import io.picomq.stream.ReadWindow;
 import io.picomq.stream.StreamDescription;
 import io.picomq.stream.StreamPage;
 import io.picomq.stream.StreamRecord;
+import io.picomq.stream.StreamRouter;
 import io.picomq.stream.StreamService;
 import io.picomq.stream.StreamUnavailableException;
 import io.picomq.stream.StreamUnusableException;
@@ -115,12 +116,15 @@ public final class EngineStreamService implements StreamService {
         allocator,
         EntryLog.of(plane),
         requestTimeout,
-        LivenessGate.ALWAYS_OPEN);
+        LivenessGate.ALWAYS_OPEN,
+        StreamRouter.LOCAL);
   }
 
   /**
    * @param requestTimeout as above
    * @param liveness whether this node may still acknowledge appends (its liveness row is fresh)
+   * @param router the node's routing: a stream is opened here only where it routes here, so a
+   *     request that was routed before a transfer completed cannot take the stream back
    */
   public EngineStreamService(
       MetadataPlane plane,
@@ -129,8 +133,18 @@ public final class EngineStreamService implements StreamService {
       Executor executor,
       ByteBufAllocator allocator,
       Duration requestTimeout,
-      LivenessGate liveness) {
-    this(plane, engine, clock, executor, allocator, EntryLog.of(plane), requestTimeout, liveness);
+      LivenessGate liveness,
+      StreamRouter router) {
+    this(
+        plane,
+        engine,
+        clock,
+        executor,
+        allocator,
+        EntryLog.of(plane),
+        requestTimeout,
+        liveness,
+        router);
   }
 
   /** With {@code entries} in the path of every registry entry update (tests inject faults). */
@@ -149,7 +163,8 @@ public final class EngineStreamService implements StreamService {
         allocator,
         entries,
         DEFAULT_REQUEST_TIMEOUT,
-        LivenessGate.ALWAYS_OPEN);
+        LivenessGate.ALWAYS_OPEN,
+        StreamRouter.LOCAL);
   }
 
   EngineStreamService(
@@ -160,7 +175,8 @@ public final class EngineStreamService implements StreamService {
       ByteBufAllocator allocator,
       EntryLog entries,
       Duration requestTimeout,
-      LivenessGate liveness) {
+      LivenessGate liveness,
+      StreamRouter router) {
     this.plane = plane;
     this.liveness = liveness;
     this.clock = clock;
@@ -170,7 +186,7 @@ public final class EngineStreamService implements StreamService {
     NameLocks names = new NameLocks();
     this.reader = new SegmentReader(engineStreams, failures);
     this.writer = new EntryWriter(entries, failures);
-    this.loaded = new LoadedStreams(plane, engineStreams, reader, writer, failures, clock);
+    this.loaded = new LoadedStreams(plane, engineStreams, reader, writer, failures, clock, router);
     this.appender =
         new Appender(loaded, this::lookup, writer, failures, clock, executor, allocator);
     this.creator = new Creator(plane, engine, loaded, this::lookup, failures, clock, allocator);

@@ -4,6 +4,10 @@ import io.picomq.meta.state.KvValue;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Registration.Segment;
+import io.picomq.stream.Route;
+import io.picomq.stream.StreamRouter;
+import io.picomq.stream.StreamUnavailableException;
+import io.picomq.stream.StreamUnavailableException.Reason;
 import io.picomq.stream.StreamUnusableException;
 import java.time.InstantSource;
 import java.util.List;
@@ -55,6 +59,7 @@ final class LoadedStreams {
   private final MetadataPlane plane;
   private final EngineStreams engineStreams;
   private final IncomingTransfers incoming;
+  private final StreamRouter router;
   private final SegmentReader reader;
   private final EntryWriter writer;
   private final ServiceFailures failures;
@@ -90,10 +95,12 @@ final class LoadedStreams {
       SegmentReader reader,
       EntryWriter writer,
       ServiceFailures failures,
-      InstantSource clock) {
+      InstantSource clock,
+      StreamRouter router) {
     this.plane = plane;
     this.engineStreams = engineStreams;
     this.incoming = new IncomingTransfers(plane);
+    this.router = router;
     this.reader = reader;
     this.writer = writer;
     this.failures = failures;
@@ -276,6 +283,29 @@ final class LoadedStreams {
     return expiring.takeDue(nowMillis);
   }
 
+  /**
+   * A request routed here before the stream moved (a transfer completed, or placement put it
+   * elsewhere) must not open it here again: the log would allow it (a closed stream opens anywhere)
+   * and the stream would be back on the node it just left. The retry goes where it routes now.
+   */
+  private void refuseUnlessRoutedHere(String name) {
+    switch (router.route(name)) {
+      case Route.Local local -> {}
+      case Route.Redirect redirect ->
+          throw new StreamUnavailableException(
+              Reason.NOT_OWNER,
+              false,
+              name + " is served by node " + redirect.nodeId() + "; retry there",
+              null);
+      case Route.Recovering recovering ->
+          throw new StreamUnavailableException(
+              Reason.RECOVERING,
+              false,
+              name + " waits for node " + recovering.nodeId() + "'s WAL to be recovered",
+              null);
+    }
+  }
+
   /** In the name's loading slot: the entry with its engine stream open, published; or empty. */
   private Optional<LiveStream> load(String name) {
     if (removing.containsKey(name)) {
@@ -287,6 +317,7 @@ final class LoadedStreams {
     }
     Registration stored = decode(name, value.get());
     incoming.awaitArrival(name, stored.streamId());
+    refuseUnlessRoutedHere(name);
     Stream own = engineStreams.open(stored.streamId());
     Segment segment = stored.own();
     long tail = segment.seqStart() + own.confirmOffset() - segment.offsetStart();
