@@ -179,7 +179,8 @@ final class AdminListener implements AutoCloseable {
     body.put("leaseHolder", plane.holdsLease());
     body.put("metadata", plane.description());
     List<Map<String, Object>> transfers = new ArrayList<>();
-    Map<Long, String> names = state.pendingTransfers().isEmpty() ? Map.of() : StreamNames.of(state);
+    Map<Long, String> names =
+        state.pendingTransfers().isEmpty() ? Map.of() : Registry.namesById(state);
     for (PendingTransfer transfer : state.pendingTransfers().values()) {
       Map<String, Object> pending = new LinkedHashMap<>();
       pending.put("stream", names.get(transfer.streamId()));

@@ -136,7 +136,7 @@ final class TransferVerbs {
         && body.path("streamId").canConvertToLong()
         && body.path("streamId").asLong() >= 0) {
       stream = state.stream(body.path("streamId").asLong());
-      name = stream.map(s -> StreamNames.of(state).get(s.streamId())).orElse(null);
+      name = stream.map(s -> Registry.namesById(state).get(s.streamId())).orElse(null);
     } else {
       return error(400, "bad_request", "expected {\"stream\": name} or {\"streamId\": id}");
     }
@@ -199,7 +199,7 @@ final class TransferVerbs {
     if (slotsSet instanceof Result.Rejected rejected) {
       return rejection(rejected);
     }
-    Map<Long, String> names = StreamNames.of(before);
+    Map<Long, String> names = Registry.namesById(before);
     List<Map<String, Object>> transfers = new ArrayList<>();
     List<Map<String, Object>> refused = new ArrayList<>();
     for (PendingTransfer pending : plan.alreadyMoving()) {
@@ -245,7 +245,7 @@ final class TransferVerbs {
     List<PlannedMove> moves = ClusterPlans.rebalance(state, liveness.get());
     List<Map<String, Object>> transfers = new ArrayList<>();
     List<Map<String, Object>> refused = new ArrayList<>();
-    proposeMoves(moves, StreamNames.of(state), transfers, refused);
+    proposeMoves(moves, Registry.namesById(state), transfers, refused);
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("by", measure);
     answer.put("transfers", transfers);

@@ -2,6 +2,8 @@ package io.picomq.server.service;
 
 import io.picomq.meta.state.KvValue;
 import io.picomq.meta.state.MetadataState;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -25,6 +27,20 @@ public final class Registry {
   /** The stream name a registry key names. */
   static String nameOf(String key) {
     return key.substring(KEY_PREFIX.length());
+  }
+
+  /**
+   * Every registered name by its internal stream id, for answers that list streams the log knows by
+   * id (pending transfers, planned moves). A stream no entry points at is absent. A scan of the
+   * registry: for admin answers, not requests.
+   */
+  public static Map<Long, String> namesById(MetadataState state) {
+    Map<Long, String> names = new HashMap<>();
+    for (String key : state.kv().subMap(KEY_PREFIX, KEY_PREFIX + Character.MAX_VALUE).keySet()) {
+      String name = nameOf(key);
+      registeredStreamId(state, name).ifPresent(id -> names.put(id, name));
+    }
+    return names;
   }
 
   /**
