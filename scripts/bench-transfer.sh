@@ -134,19 +134,19 @@ echo "$started, commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || ec
 echo
 echo "Handoff under load: from POST /admin/transfer to the stream's first append acknowledged by the target (ms):"
 echo
-echo "| storage | transfers | p50 | p99 | max | goal (p99) | met | ack gap p50 / p99 / max | requests | errors |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |"
+echo "| storage | transfers | p50 | p99 | max | goal (p99) | met | ack gap p50 / p99 / max | any append p50 / p99 | requests | errors |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |"
 for kind in "${storage_list[@]}"; do
   f="$work/$kind.out"
   if ! grep -q '^result ' "$f" 2>/dev/null; then
-    echo "| $kind | failed | | | | | | | | |"
+    echo "| $kind | failed | | | | | | | | | |"
     continue
   fi
   goal=1000; [ "$kind" = file ] && goal=250
   p99="$(field "$f" handoff_p99_ms)"
   missing="$(field "$f" handoff_missing)"
   met="$(ok "$p99" "$goal")"; [ "$missing" != 0 ] && met="no ($missing without a target acknowledgement)"
-  echo "| $kind | $(field "$f" rounds) | $(ms "$(field "$f" handoff_p50_ms)") | $(ms "$p99") | $(ms "$(field "$f" handoff_max_ms)") | $goal | $met | $(ms "$(field "$f" gap_p50_ms)") / $(ms "$(field "$f" gap_p99_ms)") / $(ms "$(field "$f" gap_max_ms)") | $(field "$f" handoff_requests) | $(field "$f" handoff_errors): $(kinds "$(field "$f" handoff_error_kinds)") |"
+  echo "| $kind | $(field "$f" rounds) | $(ms "$(field "$f" handoff_p50_ms)") | $(ms "$p99") | $(ms "$(field "$f" handoff_max_ms)") | $goal | $met | $(ms "$(field "$f" gap_p50_ms)") / $(ms "$(field "$f" gap_p99_ms)") / $(ms "$(field "$f" gap_max_ms)") | $(ms "$(field "$f" append_p50_ms)") / $(ms "$(field "$f" append_p99_ms)") | $(field "$f" handoff_requests) | $(field "$f" handoff_errors): $(kinds "$(field "$f" handoff_error_kinds)") |"
 done
 echo
 echo "Where the handoff time went, p50 / max (ms from the POST; by the source's log line 'handed stream N off to node M in X ms', to the millisecond):"
@@ -182,4 +182,5 @@ for kind in "${storage_list[@]}"; do
 done
 echo
 echo "Ack gap: from the stream's acknowledgement before the target's first to that one (the client appends at most $rate times a second; 0: as fast as answered)."
+echo "Any append: the latency of every acknowledged append during the transfers, the scale of one append (a handoff ends with one)."
 echo "Requests: attempts by all clients during the phase; an error is an attempt not answered 200 after following 307s (retried 100 ms later with a new record)."

@@ -181,6 +181,9 @@ public class TransferBench {
     final List<Node> nodes = new ArrayList<>();
     final List<Appender> appenders = new ArrayList<>();
     final Answers answers = new Answers();
+    // Every acknowledged append's latency in the handoff phase, for the scale of the handoff.
+    final java.util.Queue<Long> handoffPhaseAckMillis =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
     // The nodes the clients may not send to: the rolling restart takes one out while it is down.
     final java.util.Set<Integer> outOfRotation = ConcurrentHashMap.newKeySet();
     volatile String phase = "warmup";
@@ -254,6 +257,7 @@ public class TransferBench {
       System.out.printf(
           "result label=%s rounds=%d handoff_p50_ms=%s handoff_p99_ms=%s handoff_max_ms=%s"
               + " handoff_missing=%d gap_p50_ms=%s gap_p99_ms=%s gap_max_ms=%s"
+              + " append_p50_ms=%s append_p99_ms=%s"
               + " source_began_p50_ms=%s source_took_p50_ms=%s after_p50_ms=%s"
               + " source_began_max_ms=%s source_took_max_ms=%s after_max_ms=%s"
               + " handoff_requests=%d handoff_errors=%d handoff_error_kinds=%s"
@@ -268,6 +272,8 @@ public class TransferBench {
           pct(gaps, 0.50),
           pct(gaps, 0.99),
           pct(gaps, 1.0),
+          pct(List.copyOf(handoffPhaseAckMillis), 0.5),
+          pct(List.copyOf(handoffPhaseAckMillis), 0.99),
           pct(began, 0.5),
           pct(took, 0.5),
           pct(after, 0.5),
@@ -896,6 +902,9 @@ public class TransferBench {
           bench.answers.add(bench.phase, outcome.label);
           if (outcome.kind == Kind.ACK) {
             acked.add(id);
+            if (bench.phase.equals("handoff")) {
+              bench.handoffPhaseAckMillis.add((now - sentAt) / 1_000_000);
+            }
             if (outcome.node == watchedTarget && targetAckedAt == 0) {
               gapNanos = now - lastAckAt;
               targetAckedAt = now;
