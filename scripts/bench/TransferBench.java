@@ -20,7 +20,9 @@
 //     with POST /admin/transfer. The handoff time is what the stream's client sees: from just
 //     before the POST is sent to the first acknowledgement of an append to that stream answered
 //     by the target node (the target answers only once the stream is open there). The "ack gap"
-//     beside it is the time between that acknowledgement and the previous one of the stream.
+//     beside it is the time between that acknowledgement and the previous one of the stream. The
+//     first 3 rounds are each node's first handoff (cold code in a fresh JVM); "warm" figures
+//     leave them out.
 //  2. rolling: each node in turn is drained (POST /admin/drain, until /admin/nodes shows it with 0
 //     streams and /admin/cluster no pending transfer), taken out of the clients' endpoints (as a
 //     load balancer would), stopped with SIGTERM, started again, given its slot back and its
@@ -250,13 +252,18 @@ public class TransferBench {
       String drained = drainMany();
 
       List<Long> times = handoffs.stream().map(Handoff::handoffMillis).toList();
+      // The first NODES rounds are each node's first handoff, as source and as target: code that
+      // has not run in that JVM yet.
+      List<Long> warm =
+          handoffs.stream().filter(h -> h.round() > NODES).map(Handoff::handoffMillis).toList();
       List<Long> gaps = handoffs.stream().map(Handoff::gapMillis).toList();
       List<Long> began = handoffs.stream().map(h -> h.source().beganMillis()).toList();
       List<Long> took = handoffs.stream().map(h -> h.source().tookMillis()).toList();
       List<Long> after = handoffs.stream().map(h -> h.source().afterMillis()).toList();
       System.out.printf(
           "result label=%s rounds=%d handoff_p50_ms=%s handoff_p99_ms=%s handoff_max_ms=%s"
-              + " handoff_missing=%d gap_p50_ms=%s gap_p99_ms=%s gap_max_ms=%s"
+              + " handoff_missing=%d warm_p50_ms=%s warm_p99_ms=%s warm_max_ms=%s"
+              + " gap_p50_ms=%s gap_p99_ms=%s gap_max_ms=%s"
               + " append_p50_ms=%s append_p99_ms=%s"
               + " source_began_p50_ms=%s source_took_p50_ms=%s after_p50_ms=%s"
               + " source_began_max_ms=%s source_took_max_ms=%s after_max_ms=%s"
@@ -269,6 +276,9 @@ public class TransferBench {
           pct(times, 0.99),
           pct(times, 1.0),
           times.stream().filter(t -> t < 0).count(),
+          pct(warm, 0.50),
+          pct(warm, 0.99),
+          pct(warm, 1.0),
           pct(gaps, 0.50),
           pct(gaps, 0.99),
           pct(gaps, 1.0),
