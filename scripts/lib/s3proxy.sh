@@ -8,11 +8,15 @@
 start_s3proxy() {
   local dir="$1" tag="$2" pid
   mkdir -p "$dir/blobs"
-  # A throwaway module under the root pom resolves S3Proxy's classpath.
+  # A throwaway module under the root pom resolves S3Proxy's classpath. Its relativePath must be
+  # relative: Maven 3 appends an absolute one to the module's directory, and then finds the parent
+  # only if it was installed in the local repository.
+  local parent
+  parent="$(python3 -c 'import os, sys; print(os.path.relpath(sys.argv[1], sys.argv[2]))' "$root/pom.xml" "$dir")"
   cat >"$dir/pom.xml" <<POM
 <project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
-  <parent><groupId>io.picomq</groupId><artifactId>picomq-parent</artifactId><version>0.1.0-SNAPSHOT</version><relativePath>$root/pom.xml</relativePath></parent>
+  <parent><groupId>io.picomq</groupId><artifactId>picomq-parent</artifactId><version>0.1.0-SNAPSHOT</version><relativePath>$parent</relativePath></parent>
   <artifactId>$tag-s3proxy</artifactId>
   <dependencies>
     <dependency><groupId>org.gaul</groupId><artifactId>s3proxy</artifactId></dependency>
