@@ -95,9 +95,6 @@ public final class Transfers implements AutoCloseable {
   void runRound() {
     NodeIdentity me = plane.identity();
     MetadataState state = plane.state();
-    // A handoff stays marked until the view shows its transfer gone: a round that still reads
-    // the view from before the completion must not start it again.
-    handingOff.removeIf(streamId -> !state.pendingTransfers().containsKey(streamId));
     for (PendingTransfer transfer : state.pendingTransfers().values()) {
       StreamEntry stream = state.stream(transfer.streamId()).orElse(null);
       if (stream == null) {
@@ -152,12 +149,13 @@ public final class Transfers implements AutoCloseable {
                     transfer.toNodeId(),
                     (System.nanoTime() - started) / 1_000_000);
               } catch (RuntimeException e) {
-                handingOff.remove(transfer.streamId());
                 LOG.warn(
                     "handing stream {} off to node {} failed; retrying next round: {}",
                     transfer.streamId(),
                     transfer.toNodeId(),
                     e.toString());
+              } finally {
+                handingOff.remove(transfer.streamId());
               }
             });
   }
