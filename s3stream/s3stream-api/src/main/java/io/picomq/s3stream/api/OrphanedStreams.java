@@ -13,8 +13,9 @@ public interface OrphanedStreams {
 
   /**
    * The streams the failed node still has open: each with the epoch it was opened at and its
-   * committed end. A takeover asks once before it fences the node's WAL (nothing open: nothing to
-   * do) and once after, and trusts the second answer.
+   * committed end. A takeover asks before it lists the node's WAL (nothing open: nothing to do),
+   * again once it has chosen its fence epoch (nothing open: the node came back, its new process
+   * recovers the WAL), and once after fencing, and trusts that last answer.
    */
   CompletableFuture<List<StreamMetadata>> streams();
 

@@ -356,7 +356,27 @@ public final class Engine implements StreamEngine {
               }
               return clusterWals
                   .epochAbove(nodeId)
-                  .thenCompose(epoch -> recoverWalOf(nodeId, epoch, orphans));
+                  .thenCompose(epoch -> recoverWalIfStillOrphaned(nodeId, epoch, orphans));
+            });
+  }
+
+  /**
+   * Asks again after choosing the epoch: a process of the node that came back registers before it
+   * writes its fence marker, so if the listing saw that marker (and the epoch chosen is above the
+   * new process's), this answer shows the takeover ended, and the takeover stops instead of fencing
+   * the node's new process. A process that comes back later starts above the epoch chosen.
+   */
+  private CompletableFuture<TakeoverReport> recoverWalIfStillOrphaned(
+      int nodeId, long epoch, OrphanedStreams orphans) {
+    return orphans
+        .streams()
+        .thenCompose(
+            open -> {
+              if (open.isEmpty()) {
+                LOG.info("takeover of node {}: ended before its WAL was fenced", nodeId);
+                return CompletableFuture.completedFuture(TakeoverReport.nothingOpen(nodeId));
+              }
+              return recoverWalOf(nodeId, epoch, orphans);
             });
   }
 

@@ -39,6 +39,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
@@ -299,9 +300,47 @@ public abstract class TakeoverContract {
     dead.kill();
     metadata.failNode(DEAD, TAKER);
 
-    // The taker's first listing of the dead node's WAL chooses its fence epoch (2); the node's new
-    // process starts (epoch 1000) and recovers before the taker gets that listing's answer.
+    // The taker's first listing of the dead node's WAL chooses its fence epoch (2), and the
+    // takeover
+    // is still on when it asks again; the node's new process starts (epoch 1000) and recovers while
+    // the taker's WAL starts at 2: after its marker, before its listing.
     CompletableFuture<Process> back = new CompletableFuture<>();
+    Process taker = startTakerComingBackOn(2, back);
+
+    assertThatThrownBy(() -> taker.takeOver(DEAD).get(60, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(TakeoverFencedException.class);
+    assertEveryAckReadOnce(back.get(60, TimeUnit.SECONDS).engine());
+  }
+
+  @Test
+  void theFailedNodeComingBackBeforeTheTakerListsItsWalIsNotFenced() throws Exception {
+    Process dead = start(DEAD, 1, c -> c);
+    appendRecords(dead);
+    dead.kill();
+    metadata.failNode(DEAD, TAKER);
+
+    // The node's new process (epoch 1000) has started when the taker lists the WAL to choose its
+    // epoch: the listing shows its marker, so an epoch chosen from it would fence that process.
+    CompletableFuture<Process> back = new CompletableFuture<>();
+    Process taker = startTakerComingBackOn(1, back);
+
+    try {
+      assertThat(taker.takeOver(DEAD).get(60, TimeUnit.SECONDS))
+          .isEqualTo(TakeoverReport.nothingOpen(DEAD));
+    } catch (ExecutionException e) {
+      assertThat(e.getCause()).isInstanceOf(MetadataRejectedException.class);
+    }
+    Process newProcess = back.get(60, TimeUnit.SECONDS);
+    assertEveryAckReadOnce(newProcess.engine());
+    appendRecords(newProcess); // its WAL is not fenced
+  }
+
+  /**
+   * Starts the taker with a hook before its {@code nth} listing of the dead node's WAL ({@link
+   * ListHook}) that starts the dead node's new process (epoch 1000) into {@code back}.
+   */
+  private Process startTakerComingBackOn(int nth, CompletableFuture<Process> back)
+      throws Exception {
     Supplier<CompletableFuture<?>> comeBack =
         () ->
             CompletableFuture.supplyAsync(
@@ -321,17 +360,12 @@ public abstract class TakeoverContract {
                       }
                     });
     String deadPrefix = WalObjectKeys.nodePrefix(storage.clusterId, DEAD);
-    Process taker =
-        start(
-            TAKER,
-            1,
-            CrashSwitch.manual(),
-            wal -> new FirstListHook(wal, deadPrefix, comeBack),
-            SMALL_UPLOADS);
-
-    assertThatThrownBy(() -> taker.takeOver(DEAD).get(60, TimeUnit.SECONDS))
-        .hasCauseInstanceOf(TakeoverFencedException.class);
-    assertEveryAckReadOnce(back.get(60, TimeUnit.SECONDS).engine());
+    return start(
+        TAKER,
+        1,
+        CrashSwitch.manual(),
+        wal -> new ListHook(wal, deadPrefix, nth, comeBack),
+        SMALL_UPLOADS);
   }
 
   @Test
@@ -537,19 +571,20 @@ public abstract class TakeoverContract {
   }
 
   /**
-   * A store that, on the first listing of {@code prefix}, runs {@code hook} after the listing was
-   * taken and answers only once the hook completed: something happens between a caller's LIST and
-   * its reading of the answer.
+   * Runs a hook before the {@code nth} listing of a prefix is sent: something happens between a
+   * caller's earlier steps and that LIST.
    */
-  private static final class FirstListHook implements ObjectStore {
+  private static final class ListHook implements ObjectStore {
     private final ObjectStore delegate;
     private final String prefix;
+    private final int nth;
     private final Supplier<CompletableFuture<?>> hook;
-    private final AtomicBoolean fired = new AtomicBoolean();
+    private final AtomicInteger listings = new AtomicInteger();
 
-    FirstListHook(ObjectStore delegate, String prefix, Supplier<CompletableFuture<?>> hook) {
+    ListHook(ObjectStore delegate, String prefix, int nth, Supplier<CompletableFuture<?>> hook) {
       this.delegate = delegate;
       this.prefix = prefix;
+      this.nth = nth;
       this.hook = hook;
     }
 
@@ -565,11 +600,10 @@ public abstract class TakeoverContract {
 
     @Override
     public CompletableFuture<List<ObjectInfo>> list(String listed) {
-      CompletableFuture<List<ObjectInfo>> answer = delegate.list(listed);
-      if (!listed.equals(prefix) || !fired.compareAndSet(false, true)) {
-        return answer;
+      if (!listed.equals(prefix) || listings.incrementAndGet() != nth) {
+        return delegate.list(listed);
       }
-      return answer.thenCompose(objects -> hook.get().handle((ignored, error) -> objects));
+      return hook.get().handle((ignored, error) -> null).thenCompose(x -> delegate.list(listed));
     }
 
     @Override
