@@ -16,7 +16,7 @@ import io.picomq.s3stream.objectstore.ObjectStoreWatch;
 import io.picomq.s3stream.objectstore.uri.ObjectStorageUri;
 import io.picomq.s3stream.objectstore.uri.ObjectStores;
 import io.picomq.s3stream.time.Scheduler;
-import io.picomq.s3stream.wal.ClusterWals;
+import io.picomq.s3stream.wal.ObjectClusterWals;
 import io.picomq.s3stream.wal.ObjectWal;
 import io.picomq.s3stream.wal.WalConfig;
 import io.picomq.s3stream.wal.WalNode;
@@ -199,7 +199,8 @@ public final class S3Stream {
                     clock != null ? clock : Clock.systemUTC(),
                     PooledByteBufAllocator.DEFAULT,
                     meters),
-                new ClusterWals(walStore, config.clusterId(), walConfig, scheduler, executor));
+                new ObjectClusterWals(
+                    walStore, config.clusterId(), walConfig, scheduler, executor));
         ObjectStore closeData = dataBackend;
         ObjectStore closeWal = walBackend;
         return new ManagedEngine(

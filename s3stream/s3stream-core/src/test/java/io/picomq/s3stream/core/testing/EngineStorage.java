@@ -7,9 +7,9 @@ import io.picomq.s3stream.objectstore.MemoryObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.uri.ObjectStorageUri;
 import io.picomq.s3stream.objectstore.uri.ObjectStores;
-import io.picomq.s3stream.wal.ClusterWals;
 import io.picomq.s3stream.wal.MemoryWal;
 import io.picomq.s3stream.wal.MemoryWalVolume;
+import io.picomq.s3stream.wal.ObjectClusterWals;
 import io.picomq.s3stream.wal.ObjectWal;
 import io.picomq.s3stream.wal.WalConfig;
 import io.picomq.s3stream.wal.WalNode;
@@ -148,7 +148,7 @@ public final class EngineStorage implements AutoCloseable {
         walScheme == null
             ? null
             : (executor, scheduler) ->
-                new ClusterWals(wal, clusterId, walConfig(walScheme), scheduler, executor);
+                new ObjectClusterWals(wal, clusterId, walConfig(walScheme), scheduler, executor);
     return TestEngine.build(
         config,
         streams,
