@@ -65,13 +65,15 @@ class RefusedAppendTest {
       node.service.create("/s", CreateRequest.of("application/octet-stream")).join();
       // Writers append one record at a time, as HTTP clients do, through a stall of the WAL's
       // PUTs: the log cache fills, appends wait and are refused, and after the stall the ones
-      // accepted before it complete while new ones arrive.
+      // accepted before it complete while new ones arrive. Their appends in flight alone (24 x
+      // 256 KiB) exceed the 4 MiB cache: with fewer, whether it fills during the stall depended on
+      // how much an upload just before it had freed.
       AtomicInteger ids = new AtomicInteger();
       AtomicInteger refused = new AtomicInteger();
       Map<Integer, AppendVerdict> acked = new ConcurrentHashMap<>();
       AtomicBoolean stop = new AtomicBoolean();
       List<Thread> writers = new ArrayList<>();
-      for (int w = 0; w < 8; w++) {
+      for (int w = 0; w < 24; w++) {
         writers.add(
             Thread.ofVirtual()
                 .start(
