@@ -16,6 +16,7 @@ export default defineConfig({
             { text: 'Quick start', link: '/docs/quick-start' },
             { text: 'The pico command line', link: '/docs/cli' },
             { text: 'Operating a node', link: '/docs/operating' },
+            { text: 'Deploy', link: '/docs/deploy' },
             { text: 'Run a cluster', link: '/docs/cluster' },
             { text: 'Admin API and dashboard', link: '/docs/admin' },
             { text: 'Transfers, drain and rebalance', link: '/docs/transfers' },
