@@ -63,8 +63,14 @@ final class WalSchema {
     return slotPrefix + slot;
   }
 
-  /** Creates {@code pico_wal_node} if missing. */
+  /**
+   * Creates {@code pico_wal_node} if missing. Looks first: a user without the right to create
+   * tables can then run a WAL in tables created for it.
+   */
   static void ensureNodeTable(Connection connection) throws SQLException {
+    if (exists(connection, NODE_TABLE)) {
+      return;
+    }
     Transactions.run(
         connection,
         () -> {
