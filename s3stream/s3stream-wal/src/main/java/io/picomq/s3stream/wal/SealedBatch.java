@@ -5,10 +5,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A batch whose records and range are final: it becomes one WAL object. Handed from the {@link
- * WalBatcher} to the {@link WalUploader}; after the hand-off only the owner thread touches it.
+ * A batch whose records and range are final: it becomes one WAL object (one row of the Postgres
+ * WAL). Handed from the {@link WalBatcher} to the owner thread ({@link WalUploader}); after the
+ * hand-off only the owner thread touches it. Public for WAL implementations.
  */
-final class SealedBatch {
+public final class SealedBatch {
 
   final long startOffset;
 
@@ -54,6 +55,46 @@ final class SealedBatch {
     this.trimWaiters = List.copyOf(open.trimWaiters);
   }
 
+  /** The WAL offset of the first record. */
+  public long startOffset() {
+    return startOffset;
+  }
+
+  /** Where the batch's range ends: the next batch's start. */
+  public long endOffset() {
+    return endOffset;
+  }
+
+  /** Framed bytes of its records. */
+  public long sizeBytes() {
+    return sizeBytes;
+  }
+
+  /**
+   * The record bodies in offset order, owned by the batch until {@link #releaseBodies()}; empty
+   * once released.
+   */
+  public List<ByteBuf> bodies() {
+    return bodies == null ? List.of() : bodies;
+  }
+
+  /** Releases the record bodies (the caller has encoded them, or gives up on the batch). */
+  public void releaseBodies() {
+    if (bodies != null) {
+      bodies.forEach(ByteBuf::release);
+      bodies = null;
+    }
+  }
+
+  /** Completes every appender's future, in offset order: the batch is stored. */
+  public void acknowledge() {
+    for (CompletableFuture<Void> ack : acks) {
+      if (ack != null) {
+        ack.complete(null);
+      }
+    }
+  }
+
   /** Releases every buffer the batch still holds, unless a PUT may still be reading it. */
   void releaseUnlessInFlight() {
     if (putInFlight) {
@@ -70,7 +111,7 @@ final class SealedBatch {
   }
 
   /** Fails every appender's future and every trim carried, in offset order. */
-  void fail(RuntimeException error) {
+  public void fail(RuntimeException error) {
     for (CompletableFuture<Void> ack : acks) {
       if (ack != null) {
         ack.completeExceptionally(error);

@@ -13,9 +13,10 @@ import org.slf4j.LoggerFactory;
  * WAL's mutable state. Tasks submitted from inside a task run after it, never nested, so a task may
  * complete futures whose callbacks submit more work.
  *
- * <p>A task that throws is a bug; the exception is logged and the next task runs.
+ * <p>A task that throws is a bug; the exception is logged and the next task runs. Public for WAL
+ * implementations.
  */
-final class SerialExecutor implements Executor {
+public final class SerialExecutor implements Executor {
 
   private static final Logger LOG = LoggerFactory.getLogger(SerialExecutor.class);
 
@@ -23,7 +24,7 @@ final class SerialExecutor implements Executor {
   private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean scheduled = new AtomicBoolean();
 
-  SerialExecutor(Executor delegate) {
+  public SerialExecutor(Executor delegate) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
   }
 
@@ -39,7 +40,7 @@ final class SerialExecutor implements Executor {
    * result (a finished PUT), so the owner's work does not wait for another thread to wake up. From
    * inside a turn it only queues, as {@link #execute} does.
    */
-  void runHereOrQueue(Runnable task) {
+  public void runHereOrQueue(Runnable task) {
     tasks.add(Objects.requireNonNull(task, "task"));
     if (scheduled.compareAndSet(false, true)) {
       runTurn();

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongBinaryOperator;
 
 /**
  * Gives each appended record its offset and gathers records into batches; decides when a batch is
@@ -36,13 +37,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * latency apart), which bounds the PUT rate by {@code max(1/batchInterval, 1/putLatency) +
  * ingest/maxBytesInBatch}, and a record waits at most {@code batchInterval} before its batch is
  * sealed. Under load the WAL is never idle, so records group as before.
+ *
+ * <p>Public for WAL implementations (the object WAL, the Postgres WAL): each says where a sealed
+ * batch's range ends ({@code batchEnd}) and drains {@link #pollSealed()} on its owner thread.
  */
-final class WalBatcher {
+public final class WalBatcher {
 
   private final WalConfig config;
   private final Scheduler scheduler;
   private final long intervalNanos;
   private final Runnable afterSeal;
+  private final LongBinaryOperator batchEnd;
 
   /** Sealed batches in offset order, for the owner thread. */
   final Queue<SealedBatch> sealed = new ConcurrentLinkedQueue<>();
@@ -59,29 +64,55 @@ final class WalBatcher {
   private long lastSealNanos;
   private boolean timerArmed;
 
+  /** A batcher for object WAL objects: each batch's range ends at the next 64 MiB boundary. */
   WalBatcher(WalConfig config, Scheduler scheduler, Runnable afterSeal) {
+    this(config, scheduler, afterSeal, WalObjectCodec::endOffset);
+  }
+
+  /**
+   * @param config batching limits ({@code batchInterval}, {@code maxBytesInBatch}, {@code
+   *     maxUnflushedBytes})
+   * @param scheduler clock and the batch timer
+   * @param afterSeal called (outside the lock) after a batch was sealed: tell the owner to drain
+   * @param batchEnd {@code (startOffset, framedBytes) -> endOffset} of a sealed batch, where the
+   *     next batch starts: {@code Long::sum} for dense offsets
+   */
+  public WalBatcher(
+      WalConfig config, Scheduler scheduler, Runnable afterSeal, LongBinaryOperator batchEnd) {
     this.config = config;
     this.scheduler = scheduler;
     this.intervalNanos = config.batchInterval().toNanos();
     this.afterSeal = afterSeal;
+    this.batchEnd = batchEnd;
   }
 
   /** The status, as of now; for reads outside the lock. */
-  WalStatus status() {
+  public WalStatus status() {
     return status;
   }
 
-  long unflushedBytes() {
+  /** Framed bytes appended and not yet stored. */
+  public long unflushedBytes() {
     return unflushedBytes.get();
   }
 
   /** The owner confirmed {@code bytes} of framed records. */
-  void stored(long bytes) {
+  public void stored(long bytes) {
     unflushedBytes.addAndGet(-bytes);
   }
 
+  /** The next sealed batch in offset order, or null; for the owner thread. */
+  public SealedBatch pollSealed() {
+    return sealed.poll();
+  }
+
+  /** True if no sealed batch waits for the owner. */
+  public boolean noneSealed() {
+    return sealed.isEmpty();
+  }
+
   /** Opens for appends: the first record goes at {@code startOffset}. */
-  void open(long startOffset, long initialTrimOffset) {
+  public void open(long startOffset, long initialTrimOffset) {
     lock.lock();
     try {
       if (!(status instanceof WalStatus.NotOpen)) {
@@ -97,7 +128,7 @@ final class WalBatcher {
   }
 
   /** See {@link WriteAheadLog#append}; the body is retained (sliced) only if accepted. */
-  WalAppendResult append(ByteBuf body) {
+  public WalAppendResult append(ByteBuf body) {
     long size = OpenBatch.framedSize(body);
     if (size > config.maxUnflushedBytes()) {
       throw new IllegalArgumentException(
@@ -167,7 +198,7 @@ final class WalBatcher {
   }
 
   /** Starts a graceful shutdown: no more appends; the open batch is sealed now. */
-  void beginClosing() {
+  public void beginClosing() {
     lock.lock();
     try {
       if (!(status instanceof WalStatus.Open)) {
@@ -187,7 +218,7 @@ final class WalBatcher {
    * @return the open batch's records, sealed into a batch for the owner to fail, or null if there
    *     were none or the status was already terminal
    */
-  SealedBatch stop(WalStatus terminal) {
+  public SealedBatch stop(WalStatus terminal) {
     lock.lock();
     try {
       if (status.terminal()) {
@@ -248,7 +279,7 @@ final class WalBatcher {
     if (open.isEmpty()) {
       return;
     }
-    long end = WalObjectCodec.endOffset(open.startOffset, open.sizeBytes);
+    long end = batchEnd.applyAsLong(open.startOffset, open.sizeBytes);
     sealed.add(new SealedBatch(open, end, trimOffset));
     open = new OpenBatch(end);
     lastSealNanos = scheduler.nanoTime();

@@ -185,7 +185,13 @@ public record WalConfig(
     return new WalConfig(interval, 8L << 20, 1L << 30, 50, true);
   }
 
-  private static Duration parseDuration(String name, String text) {
+  /**
+   * A duration as WAL URI parameters give it: whole milliseconds ({@code 250}) or a number with a
+   * unit {@code us}, {@code ms} or {@code s}. For other WAL configurations' URIs too.
+   *
+   * @throws IllegalArgumentException naming {@code name} and the value when it is malformed
+   */
+  public static Duration parseDuration(String name, String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     long unitNanos;
     String digits;
@@ -206,7 +212,13 @@ public record WalConfig(
     return Duration.ofNanos(Math.multiplyExact(amount, unitNanos));
   }
 
-  private static long parseBytes(String name, String text) {
+  /**
+   * A size as WAL URI parameters give it: bytes ({@code 8388608}) or a number with {@code KiB},
+   * {@code MiB} or {@code GiB}. For other WAL configurations' URIs too.
+   *
+   * @throws IllegalArgumentException naming {@code name} and the value when it is malformed
+   */
+  public static long parseBytes(String name, String text) {
     String t = text.trim();
     long unit = 1;
     String digits = t;
@@ -225,7 +237,12 @@ public record WalConfig(
     }
   }
 
-  private static boolean parseBoolean(String name, String text) {
+  /**
+   * {@code true} or {@code false}, for WAL URI parameters.
+   *
+   * @throws IllegalArgumentException naming {@code name} and the value otherwise
+   */
+  public static boolean parseBoolean(String name, String text) {
     return switch (text.trim().toLowerCase(Locale.ROOT)) {
       case "true" -> true;
       case "false" -> false;
@@ -235,7 +252,12 @@ public record WalConfig(
     };
   }
 
-  private static int parseCount(String name, String text) {
+  /**
+   * A whole, non-negative number, for WAL URI parameters.
+   *
+   * @throws IllegalArgumentException naming {@code name} and the value when it is malformed
+   */
+  public static int parseCount(String name, String text) {
     long count = parseNonNegative(name, text, text.trim(), "a whole number, e.g. 50");
     if (count > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(name + "=" + text + " is too large");

@@ -2,8 +2,8 @@ package io.picomq.s3stream.wal;
 
 import java.util.Objects;
 
-/** Whether a WAL takes appends now, and if not, why not. */
-sealed interface WalStatus {
+/** Whether a WAL takes appends now, and if not, why not. Public for WAL implementations. */
+public sealed interface WalStatus {
 
   /** Started but not yet {@link WriteAheadLog#reset}: recovery is still going on. */
   record NotOpen() implements WalStatus {}

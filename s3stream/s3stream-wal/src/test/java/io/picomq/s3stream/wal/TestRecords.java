@@ -8,13 +8,16 @@ import io.picomq.s3stream.codec.RecordBatch;
 import io.picomq.s3stream.codec.RecordBatchCodec;
 import java.util.Random;
 
-/** Record bodies as the engine appends them: encoded record batches with random payloads. */
-final class TestRecords {
+/**
+ * Record bodies as the engine appends them: encoded record batches with random payloads. Public for
+ * the WAL tests of other modules.
+ */
+public final class TestRecords {
 
   private TestRecords() {}
 
   /** An encoded batch of stream {@code streamId} with {@code payloadBytes} random bytes. */
-  static ByteBuf body(Random random, long streamId, long baseOffset, int payloadBytes) {
+  public static ByteBuf body(Random random, long streamId, long baseOffset, int payloadBytes) {
     byte[] payload = new byte[payloadBytes];
     random.nextBytes(payload);
     RecordBatch batch =
@@ -22,7 +25,7 @@ final class TestRecords {
     return RecordBatchCodec.encode(batch, UnpooledByteBufAllocator.DEFAULT);
   }
 
-  static byte[] bytes(ByteBuf buf) {
+  public static byte[] bytes(ByteBuf buf) {
     return ByteBufUtil.getBytes(buf);
   }
 }

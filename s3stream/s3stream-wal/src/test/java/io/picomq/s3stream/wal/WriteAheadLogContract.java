@@ -27,8 +27,11 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The randomized crash test takes its seed from {@code -Dpicomq.seed} or draws one, and prints
  * it; the same seed replays the same appends, trims and crash points.
+ *
+ * <p>Public, and shipped in this module's test-jar, so WAL implementations in other modules (the
+ * Postgres WAL) run the same suite.
  */
-abstract class WriteAheadLogContract {
+public abstract class WriteAheadLogContract {
 
   /** Small batches and limits, so that a test crosses many objects quickly. */
   static final WalConfig CONFIG =
