@@ -139,7 +139,9 @@ final class ServeCommand implements Callable<Integer> {
       names = "--wal",
       defaultValue = "${env:PICO_WAL}",
       description =
-          "WAL bucket with WAL parameters (PICO_WAL; default: the data bucket's storage under the next id).")
+          "WAL: a bucket with WAL parameters, or postgres://user@host:port/db for the WAL in"
+              + " Postgres tables (PICO_WAL; default: the data bucket's storage under the next"
+              + " id).")
   String wal;
 
   @Option(

@@ -15,20 +15,24 @@ import io.picomq.s3stream.objectstore.ObjectStore;
 import io.picomq.s3stream.objectstore.ObjectStoreWatch;
 import io.picomq.s3stream.objectstore.uri.ObjectStorageUri;
 import io.picomq.s3stream.objectstore.uri.ObjectStores;
+import io.picomq.s3stream.pgwal.PostgresWalUri;
+import io.picomq.s3stream.pgwal.PostgresWals;
 import io.picomq.s3stream.time.Scheduler;
+import io.picomq.s3stream.wal.ClusterWals;
 import io.picomq.s3stream.wal.ObjectClusterWals;
-import io.picomq.s3stream.wal.ObjectWal;
 import io.picomq.s3stream.wal.WalConfig;
-import io.picomq.s3stream.wal.WalNode;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
@@ -50,12 +54,15 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  * <p>Storage: {@link Builder#storage} names the data bucket ({@code bucketId@uri}, see the object
  * storage specification); {@link Builder#wal} optionally names the WAL's bucket, with its WAL
  * parameters ({@code batchInterval}, {@code maxBytesInBatch}, {@code maxUnflushedBytes}, {@code
- * maxInflightUploadCount}). Without it the WAL shares the data bucket under the next bucket id,
- * taking its WAL parameters from the data URI. {@code s3://} credentials come from the {@code
- * AWS_*} environment variables unless {@link Builder#s3Credentials} gives them.
+ * maxInflightUploadCount}), or a {@code postgres://} database, which keeps the WAL in tables there
+ * (the Postgres WAL, {@code s3stream-pgwal}: one commit per batch instead of one PUT). Without it
+ * the WAL shares the data bucket under the next bucket id, taking its WAL parameters from the data
+ * URI. {@code s3://} credentials come from the {@code AWS_*} environment variables unless {@link
+ * Builder#s3Credentials} gives them.
  *
  * <p>Failover: {@link StreamEngine#takeOver} reads a failed node's WAL from this engine's WAL
- * bucket, so every node of a cluster that may take over another must name the same WAL bucket.
+ * bucket (or database), so every node of a cluster that may take over another must name the same
+ * WAL bucket (or database).
  */
 public final class S3Stream {
 
@@ -93,7 +100,10 @@ public final class S3Stream {
       return this;
     }
 
-    /** The WAL's bucket, with WAL parameters; defaults to the data bucket under the next id. */
+    /**
+     * The WAL's bucket with WAL parameters, or a {@code postgres://} database for the Postgres WAL;
+     * defaults to the data bucket under the next id.
+     */
     public Builder wal(String uri) {
       once("wal");
       wal = Objects.requireNonNull(uri, "wal");
@@ -152,15 +162,18 @@ public final class S3Stream {
       require(streamManager, "streamManager");
       require(objectManager, "objectManager");
       ObjectStorageUri dataUri = ObjectStorageUri.parse(storage);
+      boolean walInPostgres = wal != null && isPostgres(wal);
+      PostgresWalUri postgresWal = walInPostgres ? PostgresWalUri.parse(wal) : null;
       ObjectStorageUri walUri =
-          wal != null
-              ? ObjectStorageUri.parse(wal)
-              : dataUri.withBucketId((short) (dataUri.bucketId() + 1));
-      if (wal != null && walUri.bucketId() == dataUri.bucketId()) {
+          walInPostgres
+              ? null
+              : wal != null
+                  ? ObjectStorageUri.parse(wal)
+                  : dataUri.withBucketId((short) (dataUri.bucketId() + 1));
+      if (walUri != null && wal != null && walUri.bucketId() == dataUri.bucketId()) {
         throw new IllegalArgumentException(
             "the WAL bucket id must differ from the data bucket id " + dataUri.bucketId());
       }
-      WalConfig walConfig = WalConfig.fromUri(walUri);
       MeterRegistry meters = registry != null ? registry : new SimpleMeterRegistry();
       ObjectStores.Options options = ObjectStores.Options.defaults();
       if (credentials != null) {
@@ -169,27 +182,42 @@ public final class S3Stream {
       ExecutorService executor =
           Executors.newFixedThreadPool(
               THREADS, new EngineThreads("s3stream-node-" + config.nodeId()));
-      ObjectStore dataBackend = null;
-      ObjectStore walBackend = null;
+      Scheduler scheduler = Scheduler.system();
+      List<AutoCloseable> opened = new ArrayList<>();
       try {
         ObjectStoreWatch dataWatch = ObjectStoreWatch.of("data");
-        ObjectStoreWatch walWatch = wal != null ? ObjectStoreWatch.of("wal") : dataWatch;
-        dataBackend = ObjectStores.open(dataUri, options, dataWatch);
-        walBackend = wal != null ? ObjectStores.open(walUri, options, walWatch) : dataBackend;
+        ObjectStore dataBackend = ObjectStores.open(dataUri, options, dataWatch);
+        opened.add(dataBackend);
         ObjectStore dataStore = new MeteredObjectStore(dataBackend, meters, "data");
-        ObjectStore walStore = new MeteredObjectStore(walBackend, meters, "wal");
-        Scheduler scheduler = Scheduler.system();
-        ObjectWal objectWal =
-            new ObjectWal(
-                walStore,
-                WalNode.of(config.clusterId(), config.nodeId(), config.nodeEpoch()),
-                walConfig,
-                scheduler,
-                executor);
+        ClusterWals clusterWals;
+        Supplier<StorageHealth> walHealth;
+        if (walInPostgres) {
+          PostgresWals wals =
+              PostgresWals.open(postgresWal, config.clusterId(), scheduler, executor);
+          opened.add(wals);
+          clusterWals = wals;
+          walHealth =
+              () ->
+                  wals.problem()
+                      .<StorageHealth>map(detail -> new StorageHealth.Failing(false, detail))
+                      .orElse(StorageHealth.HEALTHY);
+        } else {
+          ObjectStoreWatch walWatch = wal != null ? ObjectStoreWatch.of("wal") : dataWatch;
+          ObjectStore walBackend =
+              wal != null ? ObjectStores.open(walUri, options, walWatch) : dataBackend;
+          if (walBackend != dataBackend) {
+            opened.add(walBackend);
+          }
+          ObjectStore walStore = new MeteredObjectStore(walBackend, meters, "wal");
+          clusterWals =
+              new ObjectClusterWals(
+                  walStore, config.clusterId(), WalConfig.fromUri(walUri), scheduler, executor);
+          walHealth = () -> healthOf(walWatch);
+        }
         Engine engine =
             new Engine(
                 config,
-                objectWal,
+                clusterWals.open(config.nodeId(), config.nodeEpoch()),
                 dataStore,
                 streamManager,
                 objectManager,
@@ -199,29 +227,36 @@ public final class S3Stream {
                     clock != null ? clock : Clock.systemUTC(),
                     PooledByteBufAllocator.DEFAULT,
                     meters),
-                new ObjectClusterWals(
-                    walStore, config.clusterId(), walConfig, scheduler, executor));
-        ObjectStore closeData = dataBackend;
-        ObjectStore closeWal = walBackend;
+                clusterWals);
         return new ManagedEngine(
             engine,
-            () -> health(walWatch, dataWatch),
             () -> {
-              closeData.close();
-              if (closeWal != closeData) {
-                closeWal.close();
-              }
+              StorageHealth wal = walHealth.get();
+              return wal instanceof StorageHealth.Failing ? wal : healthOf(dataWatch);
+            },
+            () -> {
+              closeAll(opened);
               executor.shutdown();
             });
       } catch (RuntimeException e) {
-        if (dataBackend != null) {
-          dataBackend.close();
-        }
-        if (walBackend != null && walBackend != dataBackend) {
-          walBackend.close();
-        }
+        closeAll(opened);
         executor.shutdown();
         throw e;
+      }
+    }
+
+    private static boolean isPostgres(String uri) {
+      return uri.startsWith("postgres://") || uri.startsWith("postgresql://");
+    }
+
+    /** Closes in reverse order of opening; a failure to close one does not keep the rest open. */
+    private static void closeAll(List<AutoCloseable> opened) {
+      for (int i = opened.size() - 1; i >= 0; i--) {
+        try {
+          opened.get(i).close();
+        } catch (Exception e) {
+          LoggerFactory.getLogger(S3Stream.class).warn("closing {} failed", opened.get(i), e);
+        }
       }
     }
 
@@ -238,10 +273,9 @@ public final class S3Stream {
     }
   }
 
-  /** The first problem of the WAL's store, then the data store's. */
-  private static StorageHealth health(ObjectStoreWatch wal, ObjectStoreWatch data) {
-    Optional<ObjectStoreWatch.Problem> problem = wal.problem().or(data::problem);
-    return problem
+  private static StorageHealth healthOf(ObjectStoreWatch watch) {
+    return watch
+        .problem()
         .<StorageHealth>map(p -> new StorageHealth.Failing(p.noSpace(), p.detail()))
         .orElse(StorageHealth.HEALTHY);
   }
