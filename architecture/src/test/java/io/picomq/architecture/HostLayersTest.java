@@ -16,9 +16,11 @@ import io.picomq.frontend.Frontend;
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.frontend.fixture.ReachesIntoTheService;
 import io.picomq.node.ConnectionSettings;
+import io.picomq.node.ExposureSettings;
 import io.picomq.node.Node;
 import io.picomq.node.NodeConfig;
 import io.picomq.node.NodeSupervisor;
+import io.picomq.node.Secret;
 import io.picomq.s3stream.S3Stream;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -44,7 +46,9 @@ class HostLayersTest {
           NodeConfig.class.getName(),
           NodeConfig.Builder.class.getName(),
           NodeSupervisor.class.getName(),
-          ConnectionSettings.class.getName());
+          ConnectionSettings.class.getName(),
+          ExposureSettings.class.getName(),
+          Secret.class.getName());
 
   static final ArchRule FRONTEND_SEES_ONLY_THE_STREAM_CONTRACT =
       noClasses()
@@ -94,7 +98,8 @@ class HostLayersTest {
           .dependOnClassesThat(
               DescribedPredicate.describe(
                   "are node internals or the parts a node is built from (anything of"
-                      + " io.picomq.node but Node, NodeConfig, NodeSupervisor and ConnectionSettings;"
+                      + " io.picomq.node but Node, NodeConfig, NodeSupervisor, ConnectionSettings,"
+                      + " ExposureSettings and Secret;"
                       + " server,"
                       + " stream contract, metadata, SQL, engine; the frontend but its ListenerProtocol)",
                   HostLayersTest::pastTheNodesApi))

@@ -2,19 +2,27 @@ package io.picomq.cli;
 
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.node.ConnectionSettings;
+import io.picomq.node.ExposureSettings;
 import io.picomq.node.NodeConfig;
 import io.picomq.node.NodeSupervisor;
+import io.picomq.node.Secret;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code pico serve}: runs a node until SIGINT/SIGTERM, then stops it gracefully. Every flag has a
@@ -32,6 +40,11 @@ import picocli.CommandLine.ParentCommand;
 final class ServeCommand implements Callable<Integer> {
 
   @ParentCommand Pico pico;
+
+  @Spec CommandSpec spec;
+
+  /** Where {@code PICO_META_PASSWORD} is read (tests pass their own). */
+  Map<String, String> environment = System.getenv();
 
   @Option(
       names = "--node-id",
@@ -125,8 +138,46 @@ final class ServeCommand implements Callable<Integer> {
       names = "--meta-url",
       defaultValue = "${env:PICO_META_URL:-sqlite:./data/meta.db}",
       description =
-          "Metadata database: sqlite::memory:, sqlite:PATH, postgres://user:pass@host:port/db (PICO_META_URL).")
+          "Metadata database: sqlite::memory:, sqlite:PATH, postgres://user@host:port/db; a"
+              + " Postgres password belongs in PICO_META_PASSWORD or --meta-password-file, where"
+              + " the process list does not show it (PICO_META_URL).")
   String metaUrl;
+
+  @Option(
+      names = "--meta-password-file",
+      defaultValue = "${env:PICO_META_PASSWORD_FILE}",
+      description =
+          "File holding the Postgres password when --meta-url has none, so it shows in no process"
+              + " list; or set PICO_META_PASSWORD (PICO_META_PASSWORD_FILE).")
+  Path metaPasswordFile;
+
+  @Option(
+      names = "--allowed-hosts",
+      defaultValue = "${env:PICO_ALLOWED_HOSTS:-}",
+      description =
+          "More Host names both listeners answer, comma-separated: name (any port) or name:port;"
+              + " * turns the check off. Always answered: the listen address's names (loopback:"
+              + " localhost, 127.0.0.1, [::1]; a wildcard address: those and any IP) and the"
+              + " --http-address host. Others get 421, against DNS rebinding (PICO_ALLOWED_HOSTS).")
+  String allowedHosts;
+
+  @Option(
+      names = "--cors-origins",
+      defaultValue = "${env:PICO_CORS_ORIGINS:-loopback}",
+      description =
+          "Origins whose web pages may call the protocol listener, comma-separated:"
+              + " https://app.example.com, http://host:*, loopback (pages served from this"
+              + " machine), * (any, never with credentials) or none (PICO_CORS_ORIGINS, default"
+              + " loopback).")
+  String corsOrigins;
+
+  @Option(
+      names = "--admin-cors-origins",
+      defaultValue = "${env:PICO_ADMIN_CORS_ORIGINS:-none}",
+      description =
+          "Origins whose web pages may call the admin listener, as --cors-origins"
+              + " (PICO_ADMIN_CORS_ORIGINS, default none).")
+  String adminCorsOrigins;
 
   @Option(
       names = "--storage",
@@ -224,6 +275,13 @@ final class ServeCommand implements Callable<Integer> {
       System.err.println("pico: cannot start: " + e.getMessage());
       return 1;
     }
+    if (spec.commandLine().getParseResult().hasMatchedOption("--meta-url")
+        && config.metaUrlHoldsPassword()) {
+      System.err.println(
+          "pico: warning: the --meta-url flag holds a password, which any user of this machine"
+              + " can read in the process list; give it in PICO_META_PASSWORD or"
+              + " --meta-password-file instead");
+    }
     System.err.printf(
         Locale.ROOT,
         "pico: serving %s on http://%s%s%n      metadata %s, storage %s%n",
@@ -260,6 +318,7 @@ final class ServeCommand implements Callable<Integer> {
             .backlog(backlog)
             .shutdownDrain(Duration.ofSeconds(shutdownDrainSec))
             .metaUrl(metaUrl)
+            .exposure(exposure())
             .storage(storage)
             .redirect(routing.equals("redirect"))
             .protocol(ListenerProtocol.parse(pico.protocol))
@@ -280,6 +339,7 @@ final class ServeCommand implements Callable<Integer> {
     if (wal != null) {
       config.wal(wal);
     }
+    metaPassword().ifPresent(config::metaPassword);
     if (walCacheSize != null) {
       config.walCacheSizeBytes(Sizes.parse("--wal-cache-size", walCacheSize));
     }
@@ -312,6 +372,50 @@ final class ServeCommand implements Callable<Integer> {
         Duration.ofSeconds(idleTimeoutSec),
         max,
         adminMaxConnections);
+  }
+
+  private ExposureSettings exposure() {
+    List<String> hosts =
+        allowedHosts == null
+            ? List.of()
+            : Arrays.stream(allowedHosts.split(","))
+                .map(String::strip)
+                .filter(h -> !h.isEmpty())
+                .toList();
+    return ExposureSettings.parse(hosts, corsOrigins, adminCorsOrigins);
+  }
+
+  /**
+   * The Postgres password from {@code PICO_META_PASSWORD} or {@code --meta-password-file} (one of
+   * them), so that it needs to be in no command line. A file's final line break is not part of it.
+   */
+  private Optional<Secret> metaPassword() {
+    String fromEnvironment = environment.get("PICO_META_PASSWORD");
+    if (fromEnvironment != null && metaPasswordFile != null) {
+      throw new IllegalArgumentException(
+          "give the metadata password once: PICO_META_PASSWORD or --meta-password-file, not both");
+    }
+    if (fromEnvironment != null) {
+      return Optional.of(new Secret(fromEnvironment));
+    }
+    if (metaPasswordFile == null) {
+      return Optional.empty();
+    }
+    String content;
+    try {
+      content = Files.readString(metaPasswordFile);
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      throw new IllegalArgumentException(
+          "cannot read --meta-password-file " + metaPasswordFile + ": " + e, e);
+    }
+    String password =
+        content.endsWith("\r\n")
+            ? content.substring(0, content.length() - 2)
+            : content.endsWith("\n") ? content.substring(0, content.length() - 1) : content;
+    if (password.isEmpty()) {
+      throw new IllegalArgumentException("--meta-password-file " + metaPasswordFile + " is empty");
+    }
+    return Optional.of(new Secret(password));
   }
 
   /** SQLite and file:// want their directories to exist; create them on a first run. */

@@ -5,19 +5,35 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.node.ConnectionSettings;
+import io.picomq.node.ExposureSettings;
 import io.picomq.node.NodeConfig;
+import io.picomq.sql.backend.MetaUrl;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code pico serve}'s flags become the node's configuration; the defaults run from ./data. */
 class ServeCommandTest {
 
+  @TempDir Path dir;
+
   private static NodeConfig parse(String... args) {
+    return parse(Map.of(), args);
+  }
+
+  /**
+   * As {@code pico args} in a process with {@code environment} (for {@code PICO_META_PASSWORD}).
+   */
+  private static NodeConfig parse(Map<String, String> environment, String... args) {
     CommandLine pico = Pico.commandLine();
     CommandLine.ParseResult result = pico.parseArgs(args);
     ServeCommand serve = (ServeCommand) result.subcommand().commandSpec().userObject();
+    serve.environment = environment;
     return serve.config();
   }
 
@@ -107,5 +123,78 @@ class ServeCommandTest {
     assertThat(config.walCacheSizeBytes()).hasValue(64L << 20);
     assertThat(config.shutdownDrain()).isEqualTo(Duration.ofSeconds(7));
     assertThat(parse("serve", "--protocol", "ds").protocol()).isEqualTo(ListenerProtocol.DS);
+  }
+
+  @Test
+  void theMetadataPasswordComesFromTheEnvironmentOrAFileNeverTheArguments() throws Exception {
+    String url = "postgres://pico@db.internal:5432/meta";
+    Path file = dir.resolve("meta-password");
+    Files.writeString(file, "from file:@/%\n");
+
+    NodeConfig fromFile =
+        parse("serve", "--meta-url", url, "--meta-password-file", file.toString());
+    NodeConfig fromEnvironment =
+        parse(Map.of("PICO_META_PASSWORD", "from env"), "serve", "--meta-url", url);
+
+    assertThat(((MetaUrl.Postgres) fromFile.metaDatabase()).password()).contains("from file:@/%");
+    assertThat(((MetaUrl.Postgres) fromEnvironment.metaDatabase()).password()).contains("from env");
+    assertThat(fromFile.metaDatabase().redacted())
+        .isEqualTo("postgres://pico:***@db.internal:5432/meta");
+    assertThat(fromFile.toString()).doesNotContain("from file");
+    assertThat(parse("serve", "--meta-url", url).metaPassword()).isEmpty();
+    assertThatThrownBy(
+            () ->
+                parse(
+                    Map.of("PICO_META_PASSWORD", "x"),
+                    "serve",
+                    "--meta-url",
+                    url,
+                    "--meta-password-file",
+                    file.toString()))
+        .hasMessageContaining("PICO_META_PASSWORD or --meta-password-file, not both");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "serve",
+                    "--meta-url",
+                    url,
+                    "--meta-password-file",
+                    dir.resolve("missing").toString()))
+        .hasMessageContaining("cannot read --meta-password-file");
+    Files.writeString(file, "\n");
+    assertThatThrownBy(
+            () -> parse("serve", "--meta-url", url, "--meta-password-file", file.toString()))
+        .hasMessageContaining("is empty");
+    // SQLite has no password: one given is a mistake, said so at start.
+    assertThatThrownBy(() -> parse(Map.of("PICO_META_PASSWORD", "x"), "serve"))
+        .hasMessageContaining("is no Postgres database");
+  }
+
+  @Test
+  void exposureHasFlags() {
+    NodeConfig defaults = parse("serve");
+    NodeConfig config =
+        parse(
+            "serve",
+            "--allowed-hosts",
+            "pico.example.com, proxy.example:8443",
+            "--cors-origins",
+            "https://app.example.com,loopback",
+            "--admin-cors-origins",
+            "https://ops.example.com");
+
+    assertThat(defaults.exposure()).isEqualTo(ExposureSettings.DEFAULT);
+    assertThat(config.exposure().allowedHosts())
+        .containsExactly("pico.example.com", "proxy.example:8443");
+    assertThat(config.exposure().corsOrigins().allows("https://app.example.com")).isTrue();
+    assertThat(config.exposure().corsOrigins().allows("http://localhost:3000")).isTrue();
+    assertThat(config.exposure().adminCorsOrigins().allows("https://ops.example.com")).isTrue();
+    assertThat(config.exposure().adminCorsOrigins().allows("http://localhost:3000")).isFalse();
+    assertThat(parse("serve", "--allowed-hosts", "*").exposure().allowedHosts())
+        .containsExactly("*");
+    assertThatThrownBy(() -> parse("serve", "--cors-origins", "app.example.com"))
+        .hasMessageContaining("'app.example.com' is not none, *, loopback");
+    assertThatThrownBy(() -> parse("serve", "--allowed-hosts", "http://pico.example.com"))
+        .hasMessageContaining("is not a name, IP or name:port");
   }
 }

@@ -51,7 +51,9 @@ class ConnectionFloodTest {
       List<Socket> sockets = new ArrayList<>();
       try {
         Socket client = connect(server, sockets);
-        assertThat(request(client, "PUT /flood HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"))
+        assertThat(
+                request(
+                    client, "PUT /flood HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"))
             .startsWith("HTTP/1.1 201");
 
         int flood = 3 * DESCRIPTOR_LIMIT;
@@ -72,7 +74,9 @@ class ConnectionFloodTest {
 
         assertThat(get(admin.resolve("/health")).statusCode()).isEqualTo(200);
         assertThat(
-                request(client, "POST /flood HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi"))
+                request(
+                    client,
+                    "POST /flood HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nhi"))
             .startsWith("HTTP/1.1 20");
       } finally {
         for (Socket socket : sockets) {

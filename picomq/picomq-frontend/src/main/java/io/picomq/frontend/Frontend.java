@@ -81,7 +81,12 @@ public final class Frontend implements AutoCloseable {
                   ds ? DurableStreamsHandler.commonHeaders() : PicoHandler.commonHeaders(),
                   config.ioThreads(),
                   config.backlog(),
-                  config.connectionLimits()),
+                  config.connectionLimits(),
+                  config.allowedHosts(),
+                  ds
+                      ? DurableStreamsHandler.cors(
+                          config.corsOrigins(), FrontendConfig.CORS_SETTING)
+                      : PicoHandler.cors(config.corsOrigins(), FrontendConfig.CORS_SETTING)),
               observed(
                   ds ? "ds" : "pico",
                   observer,

@@ -1,10 +1,13 @@
 package io.picomq.frontend;
 
+import io.picomq.frontend.http.AllowedHosts;
+import io.picomq.frontend.http.AllowedOrigins;
 import io.picomq.frontend.http.ConnectionLimits;
 import io.picomq.frontend.http.HttpLimits;
 import io.picomq.frontend.live.LiveOptions;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -23,6 +26,10 @@ import java.util.Set;
  * @param backlog the accept queue's length (default 1024, {@code --backlog})
  * @param connectionLimits header and idle timeouts and the cap on open connections (default {@link
  *     ConnectionLimits#DEFAULT})
+ * @param allowedHosts the {@code Host} values answered (default {@link
+ *     AllowedHosts#forListener}{@code (host)}: the bind address's own names)
+ * @param corsOrigins the origins whose pages browsers let call (default {@link
+ *     AllowedOrigins#LOOPBACK}, {@code --cors-origins})
  */
 public record FrontendConfig(
     String host,
@@ -34,10 +41,17 @@ public record FrontendConfig(
     int maxChunkBytes,
     int ioThreads,
     int backlog,
-    ConnectionLimits connectionLimits) {
+    ConnectionLimits connectionLimits,
+    AllowedHosts allowedHosts,
+    AllowedOrigins corsOrigins) {
+
+  /** How the operator changes {@code corsOrigins}, named when a foreign page's write is refused. */
+  public static final String CORS_SETTING = "--cors-origins (PICO_CORS_ORIGINS)";
 
   public FrontendConfig {
     Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(allowedHosts, "allowedHosts");
+    Objects.requireNonNull(corsOrigins, "corsOrigins");
     Objects.requireNonNull(connectionLimits, "connectionLimits");
     Objects.requireNonNull(protocol, "protocol");
     Objects.requireNonNull(limits, "limits");
@@ -75,6 +89,8 @@ public record FrontendConfig(
     private int ioThreads = Runtime.getRuntime().availableProcessors();
     private int backlog = 1024;
     private ConnectionLimits connectionLimits = ConnectionLimits.DEFAULT;
+    private AllowedHosts allowedHosts;
+    private AllowedOrigins corsOrigins = AllowedOrigins.LOOPBACK;
 
     private Builder() {}
 
@@ -144,6 +160,18 @@ public record FrontendConfig(
       return this;
     }
 
+    public Builder allowedHosts(AllowedHosts allowedHosts) {
+      once("allowedHosts");
+      this.allowedHosts = allowedHosts;
+      return this;
+    }
+
+    public Builder corsOrigins(AllowedOrigins corsOrigins) {
+      once("corsOrigins");
+      this.corsOrigins = corsOrigins;
+      return this;
+    }
+
     public FrontendConfig build() {
       return new FrontendConfig(
           host,
@@ -155,7 +183,9 @@ public record FrontendConfig(
           maxChunkBytes,
           ioThreads,
           backlog,
-          connectionLimits);
+          connectionLimits,
+          allowedHosts != null ? allowedHosts : AllowedHosts.forListener(host, List.of()),
+          corsOrigins);
     }
   }
 }

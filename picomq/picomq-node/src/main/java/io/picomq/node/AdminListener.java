@@ -8,8 +8,11 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.picomq.frontend.http.AllowedHosts;
+import io.picomq.frontend.http.AllowedOrigins;
 import io.picomq.frontend.http.ConnectionBudget;
 import io.picomq.frontend.http.ConnectionLimits;
+import io.picomq.frontend.http.CorsPolicy;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.HttpLimits;
 import io.picomq.frontend.http.HttpListener;
@@ -44,12 +47,17 @@ import java.util.concurrent.CompletionException;
  * from the node's in-memory metadata view (never from SQL), and the operator's verbs: slots here,
  * the stream moves (transfer, cancel, drain, rebalance) in {@link TransferVerbs}. No
  * authentication: bind it to loopback.
+ *
+ * <p>What keeps a web page the operator opens from using it: writes take JSON only ({@link
+ * JsonWrites}), the listener answers only its own host names ({@link AllowedHosts}, against DNS
+ * rebinding), and no other origin may call it unless {@code --admin-cors-origins} says so.
  */
 final class AdminListener implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String STREAMS_PATH = "/admin/streams/";
   private static final String NODES_PATH = "/admin/nodes/";
   private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+  private static final String CORS_SETTING = "--admin-cors-origins (PICO_ADMIN_CORS_ORIGINS)";
 
   private final Node node;
   private final TransferVerbs transfers;
@@ -73,12 +81,27 @@ final class AdminListener implements AutoCloseable {
    * Starts the admin listener on its own threads and with its own connection cap ({@code limits}),
    * so a flooded protocol listener leaves it able to answer.
    */
-  static AdminListener start(String host, int port, Node node, ConnectionLimits limits)
+  static AdminListener start(
+      String host,
+      int port,
+      Node node,
+      ConnectionLimits limits,
+      AllowedHosts allowedHosts,
+      AllowedOrigins corsOrigins)
       throws InterruptedException {
     AdminListener admin = new AdminListener(node);
     admin.listener =
         HttpListener.start(
-            new HttpListener.Options(host, port, HttpLimits.DEFAULT, Map.of(), 1, 64, limits),
+            new HttpListener.Options(
+                host,
+                port,
+                HttpLimits.DEFAULT,
+                Map.of("X-Content-Type-Options", "nosniff"),
+                1,
+                64,
+                limits,
+                allowedHosts,
+                new CorsPolicy(corsOrigins, CORS_SETTING, "GET, POST", "Content-Type", "")),
             admin::handle);
     return admin;
   }
@@ -93,6 +116,11 @@ final class AdminListener implements AutoCloseable {
 
   private void handle(Exchange exchange) {
     try {
+      Optional<String> notJson = JsonWrites.refusal(exchange);
+      if (notJson.isPresent()) {
+        send(exchange, 415, error("unsupported_media_type", notJson.get()));
+        return;
+      }
       String path = exchange.path();
       if (exchange.method().equals(HttpMethod.POST) && path.startsWith(NODES_PATH)) {
         setSlots(exchange, path.substring(NODES_PATH.length()));

@@ -25,6 +25,7 @@ import io.picomq.server.metadata.PlaneStreamManager;
 import io.picomq.server.metadata.Transfers;
 import io.picomq.server.routing.ViewRouter;
 import io.picomq.server.service.EngineStreamService;
+import io.picomq.sql.backend.BackendOptions;
 import io.picomq.sql.liveness.NodeState;
 import io.picomq.stream.StreamRouter;
 import java.net.InetSocketAddress;
@@ -148,7 +149,7 @@ public final class Node implements AutoCloseable {
             config.nodeEpoch(),
             config.advertisedAddress(listen.port()),
             config.slots());
-    plane = MetadataPlane.open(config.metaUrl(), identity, clock);
+    plane = MetadataPlane.open(config.metaDatabase(), BackendOptions.defaults(), identity, clock);
     liveness = plane.liveness(config.nodeTtl());
     liveness.start();
     plane.addListener(view -> watchStanding(view.state()));
@@ -202,6 +203,9 @@ public final class Node implements AutoCloseable {
     transfers.start();
     expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
     ConnectionLimits protocolLimits = connectionLimits();
+    // Both listeners answer to the advertised name too: redirects from other nodes point there.
+    String advertised = config.advertisedAddress(listen.port());
+    ExposureSettings exposure = config.exposure();
     frontend =
         Frontend.start(
             FrontendConfig.builder()
@@ -213,6 +217,8 @@ public final class Node implements AutoCloseable {
                 .sseMaxDuration(config.sseMaxDuration())
                 .maxChunkBytes(config.maxChunkBytes())
                 .connectionLimits(protocolLimits)
+                .allowedHosts(exposure.hostsFor(listen.host(), advertised))
+                .corsOrigins(exposure.corsOrigins())
                 .build(),
             service,
             clock,
@@ -229,7 +235,12 @@ public final class Node implements AutoCloseable {
       NodeConfig.HostPort adminAt = NodeConfig.HostPort.parse(config.adminListen().get());
       admin =
           AdminListener.start(
-              adminAt.host(), adminAt.port(), this, config.connections().adminLimits());
+              adminAt.host(),
+              adminAt.port(),
+              this,
+              config.connections().adminLimits(),
+              exposure.hostsFor(adminAt.host(), advertised),
+              exposure.adminCorsOrigins());
       ConnectionMeters.bind(metrics, "admin", admin.connections());
     }
     address = frontend.address();

@@ -3,6 +3,7 @@ package io.picomq.node;
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.frontend.live.LiveOptions;
 import io.picomq.server.metadata.NodeLiveness;
+import io.picomq.sql.backend.MetaUrl;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Objects;
@@ -32,6 +33,9 @@ import java.util.Set;
  * @param shutdownDrain how long {@link Node#close} lets requests finish (default 0)
  * @param metaUrl the metadata database: {@code sqlite::memory:}, {@code sqlite:PATH} or {@code
  *     postgres://user:pass@host:port/db} (required; a SQLite file's directory must exist)
+ * @param metaPassword the Postgres password when {@code metaUrl} holds none: kept out of the URL so
+ *     it shows in no process list ({@code pico serve} reads it from {@code PICO_META_PASSWORD} or
+ *     {@code --meta-password-file}); empty (the default) for none
  * @param storage the data bucket, e.g. {@code -2@file:///var/lib/picomq/objects} or {@code
  *     0@s3://bucket?region=...} (required; a file:// directory must exist)
  * @param wal the WAL bucket, empty (the default) to share the data bucket's storage under the next
@@ -53,6 +57,8 @@ import java.util.Set;
  *     ConnectionSettings#DEFAULT})
  * @param nodeTtl how long one renewal of the node's liveness row keeps it alive; renewed every
  *     quarter of it (default 10 s, at least {@link NodeLiveness#MIN_TTL})
+ * @param exposure the listeners' host check and CORS origins (default {@link
+ *     ExposureSettings#DEFAULT})
  */
 public record NodeConfig(
     int nodeId,
@@ -65,6 +71,7 @@ public record NodeConfig(
     int backlog,
     Duration shutdownDrain,
     String metaUrl,
+    Optional<Secret> metaPassword,
     String storage,
     Optional<String> wal,
     boolean redirect,
@@ -78,7 +85,8 @@ public record NodeConfig(
     OptionalLong walUploadIntervalMillis,
     Duration requestTimeout,
     ConnectionSettings connections,
-    Duration nodeTtl) {
+    Duration nodeTtl,
+    ExposureSettings exposure) {
 
   public static final int DEFAULT_NODE_ID = 1;
   public static final String DEFAULT_CLUSTER_ID = "picomq";
@@ -100,6 +108,8 @@ public record NodeConfig(
     Objects.requireNonNull(requestTimeout, "requestTimeout");
     Objects.requireNonNull(connections, "connections");
     Objects.requireNonNull(nodeTtl, "nodeTtl");
+    Objects.requireNonNull(metaPassword, "metaPassword");
+    Objects.requireNonNull(exposure, "exposure");
     require(nodeId >= 0, "nodeId must be >= 0, not " + nodeId);
     require(nodeEpoch >= 0, "nodeEpoch must be >= 0, not " + nodeEpoch);
     require(slots >= 0, "slots must be >= 0, not " + slots);
@@ -125,6 +135,9 @@ public record NodeConfig(
     new LiveOptions(longPollTimeout, sseMaxDuration, maxChunkBytes);
     HostPort.parse(listen);
     adminListen.ifPresent(HostPort::parse);
+    if (metaPassword.isPresent()) {
+      metaDatabase(metaUrl, metaPassword);
+    }
   }
 
   public static Builder builder() {
@@ -144,6 +157,7 @@ public record NodeConfig(
     b.backlog = backlog;
     b.shutdownDrain = shutdownDrain;
     b.metaUrl = metaUrl;
+    b.metaPassword = metaPassword;
     b.storage = storage;
     b.wal = wal;
     b.redirect = redirect;
@@ -158,7 +172,37 @@ public record NodeConfig(
     b.requestTimeout = requestTimeout;
     b.connections = connections;
     b.nodeTtl = nodeTtl;
+    b.exposure = exposure;
     return b;
+  }
+
+  /**
+   * The metadata database: {@code metaUrl} parsed, with {@code metaPassword} when given.
+   *
+   * @throws IllegalArgumentException if {@code metaUrl} is malformed, or a password is given for a
+   *     SQLite database or for a URL that holds one already
+   */
+  public MetaUrl metaDatabase() {
+    return metaDatabase(metaUrl, metaPassword);
+  }
+
+  // Static: the compact constructor calls it before the fields are set.
+  private static MetaUrl metaDatabase(String metaUrl, Optional<Secret> metaPassword) {
+    MetaUrl url = MetaUrl.parse(metaUrl);
+    if (metaPassword.isEmpty()) {
+      return url;
+    }
+    if (!(url instanceof MetaUrl.Postgres postgres)) {
+      throw new IllegalArgumentException(
+          "a metadata password is given, but " + url.redacted() + " is no Postgres database");
+    }
+    return postgres.withPassword(metaPassword.get().reveal());
+  }
+
+  /** Whether {@code metaUrl} itself holds a password (which a command line would show). */
+  public boolean metaUrlHoldsPassword() {
+    return MetaUrl.parse(metaUrl) instanceof MetaUrl.Postgres postgres
+        && postgres.password().isPresent();
   }
 
   /** The address clients are redirected to when another node owns their stream. */
@@ -218,6 +262,7 @@ public record NodeConfig(
     private int backlog = DEFAULT_BACKLOG;
     private Duration shutdownDrain = Duration.ZERO;
     private String metaUrl;
+    private Optional<Secret> metaPassword = Optional.empty();
     private String storage;
     private Optional<String> wal = Optional.empty();
     private boolean redirect = true;
@@ -232,6 +277,7 @@ public record NodeConfig(
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private ConnectionSettings connections = ConnectionSettings.DEFAULT;
     private Duration nodeTtl = NodeLiveness.DEFAULT_TTL;
+    private ExposureSettings exposure = ExposureSettings.DEFAULT;
 
     private Builder() {}
 
@@ -306,6 +352,13 @@ public record NodeConfig(
     public Builder metaUrl(String metaUrl) {
       once("metaUrl");
       this.metaUrl = metaUrl;
+      return this;
+    }
+
+    /** The Postgres password, when {@code metaUrl} holds none. */
+    public Builder metaPassword(Secret metaPassword) {
+      once("metaPassword");
+      this.metaPassword = Optional.of(metaPassword);
       return this;
     }
 
@@ -394,6 +447,13 @@ public record NodeConfig(
       return this;
     }
 
+    /** The listeners' host check and CORS origins. */
+    public Builder exposure(ExposureSettings exposure) {
+      once("exposure");
+      this.exposure = exposure;
+      return this;
+    }
+
     public NodeConfig build() {
       if (nodeEpoch < 0 && !given.contains("nodeEpoch")) {
         throw new IllegalStateException("nodeEpoch is required");
@@ -415,6 +475,7 @@ public record NodeConfig(
           backlog,
           shutdownDrain,
           metaUrl,
+          metaPassword,
           storage,
           wal,
           redirect,
@@ -428,7 +489,8 @@ public record NodeConfig(
           walUploadIntervalMillis,
           requestTimeout,
           connections,
-          nodeTtl);
+          nodeTtl,
+          exposure);
     }
   }
 }

@@ -1,7 +1,6 @@
 package io.picomq.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,19 +8,13 @@ import io.picomq.frontend.ListenerProtocol;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
 import io.picomq.server.service.Registry;
-import java.io.File;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,14 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
  * saying so, where Chromium or npm is missing.
  */
 class DashboardTest {
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final Path SCRIPTS = Path.of("src/test/dashboard").toAbsolutePath();
-
   @TempDir Path dir;
 
   @Test
   void showsTheClusterAndItsControlsCancelTransferAndDrain() throws Exception {
-    requireBrowser();
+    HeadlessChromium.require("DashboardTest");
     Node node = Node.start(AdminApiTest.config(dir, 1, ListenerProtocol.PICO), Clock.systemUTC());
     try {
       String base = "http://127.0.0.1:" + node.address().getPort();
@@ -91,7 +81,8 @@ class DashboardTest {
               + pending.path("epoch").asLong()
               + "\",\"Cancel\"]";
 
-      JsonNode shown = runDashboardScript(admin + "/", "--act", "/dash/s", "2");
+      JsonNode shown =
+          HeadlessChromium.run(dir, "check-dashboard.mjs", admin + "/", "--act", "/dash/s", "2");
 
       assertThat(shown.path("errors")).isEmpty();
       assertThat(shown.path("nodeId").asText()).isEqualTo("1");
@@ -146,53 +137,5 @@ class DashboardTest {
                 .build(),
             HttpResponse.BodyHandlers.ofString())
         .statusCode();
-  }
-
-  private static void requireBrowser() {
-    boolean chromium = Files.isExecutable(CHROMIUM);
-    boolean npm = onPath("npm") && onPath("node");
-    String why =
-        "SKIPPED DashboardTest: "
-            + (chromium ? "" : CHROMIUM + " is missing (apt-get install -y chromium) ")
-            + (npm ? "" : "node/npm are missing");
-    if (!chromium || !npm) {
-      System.err.println("WARNING: " + why);
-    }
-    assumeTrue(chromium && npm, why);
-  }
-
-  private static boolean onPath(String command) {
-    String path = System.getenv().getOrDefault("PATH", "");
-    for (String entry : path.split(File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(entry, command))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private JsonNode runDashboardScript(String... args) throws IOException, InterruptedException {
-    if (!Files.isDirectory(SCRIPTS.resolve("node_modules/playwright-core"))) {
-      run(List.of("npm", "ci", "--no-audit", "--no-fund"), 180);
-    }
-    List<String> command = new java.util.ArrayList<>(List.of("node", "check-dashboard.mjs"));
-    command.addAll(List.of(args));
-    String out = run(command, 60);
-    return new ObjectMapper().readTree(out.strip().lines().reduce((a, b) -> b).orElse("{}"));
-  }
-
-  private String run(List<String> command, int timeoutSeconds)
-      throws IOException, InterruptedException {
-    Path log = dir.resolve("script.err");
-    Process process =
-        new ProcessBuilder(command).directory(SCRIPTS.toFile()).redirectError(log.toFile()).start();
-    byte[] out = process.getInputStream().readAllBytes();
-    boolean exited = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-    if (!exited) {
-      process.destroyForcibly();
-    }
-    String err = Files.readString(log, StandardCharsets.UTF_8);
-    assertThat(exited && process.exitValue() == 0).as("%s failed:%n%s", command, err).isTrue();
-    return new String(out, StandardCharsets.UTF_8);
   }
 }

@@ -85,4 +85,57 @@ class NodeConfigTest {
     assertThatThrownBy(() -> base.newBuilder().slots(2).slots(3))
         .hasMessage("slots was already set");
   }
+
+  @Test
+  void aMetadataPasswordIsForAPostgresUrlWithoutOneAndIsNeverShown() {
+    NodeConfig config =
+        NodeConfig.builder()
+            .nodeEpoch(7)
+            .storage("s")
+            .metaUrl("postgres://pico@db.internal:5432/meta")
+            .metaPassword(new Secret("hunter2"))
+            .build();
+
+    assertThat(config.metaDatabase().redacted())
+        .isEqualTo("postgres://pico:***@db.internal:5432/meta");
+    assertThat(config.toString()).doesNotContain("hunter2").contains("metaPassword=Optional[***]");
+    assertThatThrownBy(
+            () ->
+                NodeConfig.builder()
+                    .nodeEpoch(7)
+                    .storage("s")
+                    .metaUrl("sqlite::memory:")
+                    .metaPassword(new Secret("x"))
+                    .build())
+        .hasMessageContaining(
+            "a metadata password is given, but sqlite::memory: is no Postgres database");
+    assertThatThrownBy(
+            () ->
+                NodeConfig.builder()
+                    .nodeEpoch(7)
+                    .storage("s")
+                    .metaUrl("postgres://pico:other@db.internal/meta")
+                    .metaPassword(new Secret("hunter2"))
+                    .build())
+        .hasMessageContaining("holds a password already: give it once")
+        .hasMessageNotContaining("other")
+        .hasMessageNotContaining("hunter2");
+  }
+
+  @Test
+  void exposureDefaultsToLoopbackPagesForDataAndNoneForAdmin() {
+    ExposureSettings exposure = minimal().build().exposure();
+
+    assertThat(exposure.allowedHosts()).isEmpty();
+    assertThat(exposure.corsOrigins().allows("http://localhost:5173")).isTrue();
+    assertThat(exposure.corsOrigins().allows("https://evil.example")).isFalse();
+    assertThat(exposure.adminCorsOrigins().isNone()).isTrue();
+    assertThatThrownBy(
+            () ->
+                new ExposureSettings(
+                    java.util.List.of("https://pico.example.com"),
+                    exposure.corsOrigins(),
+                    exposure.adminCorsOrigins()))
+        .hasMessageContaining("'https://pico.example.com' is not a name, IP or name:port");
+  }
 }

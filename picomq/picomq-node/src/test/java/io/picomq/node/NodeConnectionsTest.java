@@ -124,7 +124,8 @@ class NodeConnectionsTest {
     long began = System.nanoTime();
     for (int i = 0; i < attackers; i++) {
       Socket socket = connect();
-      drip(socket, "GET /slow/s?seq=0 HTTP/1.1\r\nHost: x\r\nX-Slow: " + "a".repeat(10_000));
+      drip(
+          socket, "GET /slow/s?seq=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + "a".repeat(10_000));
       slow.add(socket);
     }
 
@@ -199,7 +200,7 @@ class NodeConnectionsTest {
         method
             + " "
             + path
-            + " HTTP/1.1\r\nHost: x\r\n"
+            + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             + (body == null ? "" : "Content-Length: " + content.length + "\r\n")
             + "\r\n";
     out.write(head.getBytes(US_ASCII));

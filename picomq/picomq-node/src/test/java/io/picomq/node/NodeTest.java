@@ -101,7 +101,9 @@ class NodeTest {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
     if (body != null) {
-      request.header("Content-Type", "text/plain");
+      // As the CLI, the SDK and the dashboard do: the admin listener takes JSON writes only.
+      boolean admin = URI.create(url).getPath().startsWith("/admin/");
+      request.header("Content-Type", admin ? "application/json" : "text/plain");
     }
     request.method(
         method,

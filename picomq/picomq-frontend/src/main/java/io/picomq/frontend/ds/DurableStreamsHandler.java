@@ -10,7 +10,8 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
-import io.picomq.frontend.http.CorsPreflight;
+import io.picomq.frontend.http.AllowedOrigins;
+import io.picomq.frontend.http.CorsPolicy;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.RequestHandler;
 import io.picomq.frontend.http.StreamNames;
@@ -66,10 +67,21 @@ public final class DurableStreamsHandler implements RequestHandler {
   /** Headers on every response of this protocol, errors included (protocol section 10.7). */
   public static Map<String, String> commonHeaders() {
     return Map.of(
-        "Access-Control-Allow-Origin", "*",
-        "Access-Control-Expose-Headers", DsHeaders.EXPOSED_RESPONSE_HEADERS,
         "X-Content-Type-Options", "nosniff",
         "Cross-Origin-Resource-Policy", "cross-origin");
+  }
+
+  /**
+   * What browsers are told about pages of {@code origins} (changed with {@code setting}): they may
+   * use every method and send every header of the protocol, and read its answer headers.
+   */
+  public static CorsPolicy cors(AllowedOrigins origins, String setting) {
+    return new CorsPolicy(
+        origins,
+        setting,
+        METHODS,
+        DsHeaders.ALLOWED_REQUEST_HEADERS,
+        DsHeaders.EXPOSED_RESPONSE_HEADERS);
   }
 
   @Override
@@ -83,7 +95,10 @@ public final class DurableStreamsHandler implements RequestHandler {
 
   private void route(Exchange exchange) throws BadRequest {
     if (exchange.method().equals(HttpMethod.OPTIONS)) {
-      CorsPreflight.answer(exchange, METHODS, DsHeaders.ALLOWED_REQUEST_HEADERS);
+      // CORS preflights never get here: the listener answers them (CorsPolicy).
+      HttpHeaders headers = new DefaultHttpHeaders();
+      headers.set(HttpHeaderNames.ALLOW, METHODS);
+      exchange.respond(NO_CONTENT, headers, Answers.EMPTY);
       return;
     }
     Optional<String> name = StreamPath.streamName(exchange.path());

@@ -231,6 +231,7 @@ public final class Exchange {
 
   private void decorate(HttpResponse response, HttpHeaders headers) {
     response.headers().add(state.commonHeaders).add(headers);
+    state.cors.decorate(this.headers.get(HttpHeaderNames.ORIGIN), response.headers());
     if (!http2 && (closeConnection || state.draining())) {
       response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     }

@@ -61,6 +61,8 @@ public final class HttpListener implements AutoCloseable {
    * @param ioThreads event loop threads for connections, at least 1
    * @param backlog the accept queue's length
    * @param connectionLimits header and idle timeouts, and the cap on open connections
+   * @param allowedHosts the {@code Host} values answered; others get {@code 421}
+   * @param cors what browsers are told about calls from pages of other origins
    */
   public record Options(
       String host,
@@ -69,12 +71,16 @@ public final class HttpListener implements AutoCloseable {
       Map<String, String> commonHeaders,
       int ioThreads,
       int backlog,
-      ConnectionLimits connectionLimits) {
+      ConnectionLimits connectionLimits,
+      AllowedHosts allowedHosts,
+      CorsPolicy cors) {
 
     public Options {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(limits, "limits");
       Objects.requireNonNull(connectionLimits, "connectionLimits");
+      Objects.requireNonNull(allowedHosts, "allowedHosts");
+      Objects.requireNonNull(cors, "cors");
       commonHeaders = Map.copyOf(commonHeaders);
       if (port < 0 || port > 65535 || ioThreads < 1 || backlog < 1) {
         throw new IllegalArgumentException(
@@ -99,7 +105,13 @@ public final class HttpListener implements AutoCloseable {
     options.commonHeaders().forEach((name, value) -> common.set(name, AsciiString.cached(value)));
     state =
         new ListenerState(
-            handler, handlerExecutor, options.limits(), common, options.connectionLimits());
+            handler,
+            handlerExecutor,
+            options.limits(),
+            common,
+            options.connectionLimits(),
+            options.allowedHosts(),
+            options.cors());
     try {
       serverChannel =
           new ServerBootstrap()

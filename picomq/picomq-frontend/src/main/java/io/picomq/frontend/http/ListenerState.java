@@ -16,6 +16,8 @@ final class ListenerState {
   final HttpLimits limits;
   final HttpHeaders commonHeaders;
   final ConnectionLimits connectionLimits;
+  final AllowedHosts allowedHosts;
+  final CorsPolicy cors;
   final ConnectionBudget connections;
   final InFlight inFlight = new InFlight();
 
@@ -29,12 +31,16 @@ final class ListenerState {
       ExecutorService handlerExecutor,
       HttpLimits limits,
       HttpHeaders commonHeaders,
-      ConnectionLimits connectionLimits) {
+      ConnectionLimits connectionLimits,
+      AllowedHosts allowedHosts,
+      CorsPolicy cors) {
     this.handler = handler;
     this.handlerExecutor = handlerExecutor;
     this.limits = limits;
     this.commonHeaders = commonHeaders;
     this.connectionLimits = connectionLimits;
+    this.allowedHosts = allowedHosts;
+    this.cors = cors;
     this.connections = new ConnectionBudget(connectionLimits.maxConnections());
   }
 

@@ -7,6 +7,7 @@ import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -23,6 +24,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns aggregated requests into {@link Exchange}s and runs the handler on a virtual thread.
+ *
+ * <p>Before a request reaches the handler: a malformed or oversized one is answered here, so is one
+ * whose {@code Host} (HTTP/2: {@code :authority}, which the codec turns into {@code Host}) the
+ * listener does not answer for ({@code 421}, {@link AllowedHosts}), a CORS preflight, and a write
+ * sent by a page of a foreign origin ({@code 403}, {@link CorsPolicy}).
  *
  * <p>One instance per HTTP/1.1 connection or per HTTP/2 stream. On HTTP/1.1 it answers requests in
  * arrival order: a pipelined request waits until the response before it has been written.
@@ -111,6 +117,14 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
       exchange.respondError(rejection.status, rejection.error, rejection.message);
       return;
     }
+    if (CorsPolicy.isPreflight(exchange.method(), exchange.headers())) {
+      state.cors.answerPreflight(exchange);
+      return;
+    }
+    if (state.cors.refusesWrite(exchange.method(), exchange.headers())) {
+      state.cors.refuseWrite(exchange);
+      return;
+    }
     Exchange running = exchange;
     state.handlerExecutor.execute(() -> run(running));
   }
@@ -173,6 +187,19 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     }
     if (headerBytes(request.headers()) > state.limits.maxHeaderBytes()) {
       return tooManyHeaders();
+    }
+    for (String host : request.headers().getAll(HttpHeaderNames.HOST)) {
+      if (!state.allowedHosts.allows(host)) {
+        // Well framed, so the connection stays usable.
+        return new Rejection(
+            HttpResponseStatus.MISDIRECTED_REQUEST,
+            "host_not_allowed",
+            "this listener does not answer for Host '"
+                + host
+                + "' (a guard against DNS rebinding); to allow it, add it to --allowed-hosts"
+                + " (PICO_ALLOWED_HOSTS)",
+            false);
+      }
     }
     if (!RequestTargets.decodesToUtf8(request.uri())) {
       // Well framed, so the connection stays usable.

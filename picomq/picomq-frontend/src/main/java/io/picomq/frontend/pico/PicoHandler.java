@@ -9,7 +9,8 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.picomq.frontend.http.CorsPreflight;
+import io.picomq.frontend.http.AllowedOrigins;
+import io.picomq.frontend.http.CorsPolicy;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.RequestHandler;
 import io.picomq.frontend.http.StreamNames;
@@ -42,8 +43,9 @@ public final class PicoHandler implements RequestHandler {
   private static final int DEFAULT_LIST_LIMIT = 100;
   private static final int MAX_LIST_LIMIT = 1000;
   private static final String STREAM_METHODS = "GET, HEAD, PUT, POST, DELETE, OPTIONS";
+  private static final String LIST_METHODS = "GET, OPTIONS";
 
-  /** Request headers a browser may send cross-origin (answered in CORS preflights). */
+  /** Request headers a page of an allowed origin may send (answered in CORS preflights). */
   private static final String ALLOWED_REQUEST_HEADERS =
       "Content-Type, If-None-Match, Last-Event-ID, "
           + String.join(
@@ -75,15 +77,18 @@ public final class PicoHandler implements RequestHandler {
     this.reads = new Reads(service, options, new LiveCursor(clock), continuations);
   }
 
-  /**
-   * Headers on every answer of this protocol, errors included: browsers on other origins may call
-   * the API and read the {@code Pico-*} headers.
-   */
+  /** Headers on every answer of this protocol, errors included. */
   public static Map<String, String> commonHeaders() {
-    return Map.of(
-        "Access-Control-Allow-Origin", "*",
-        "Access-Control-Expose-Headers", exposedHeaders(),
-        "X-Content-Type-Options", "nosniff");
+    return Map.of("X-Content-Type-Options", "nosniff");
+  }
+
+  /**
+   * What browsers are told about pages of {@code origins} (changed with {@code setting}): they may
+   * use every method and send every header of the protocol, and read the {@code Pico-*} headers.
+   */
+  public static CorsPolicy cors(AllowedOrigins origins, String setting) {
+    return new CorsPolicy(
+        origins, setting, STREAM_METHODS, ALLOWED_REQUEST_HEADERS, exposedHeaders());
   }
 
   @Override
@@ -97,17 +102,18 @@ public final class PicoHandler implements RequestHandler {
 
   private void route(Exchange exchange) throws InvalidRequest {
     String method = exchange.method().name();
-    if (method.equals("OPTIONS")) {
-      CorsPreflight.answer(exchange, STREAM_METHODS, ALLOWED_REQUEST_HEADERS);
-      return;
-    }
     String path = exchange.path();
     if (path.equals("/")) {
-      if (method.equals("GET")) {
-        list(exchange);
-      } else {
-        notAllowed(exchange, "GET, OPTIONS");
+      switch (method) {
+        case "GET" -> list(exchange);
+        case "OPTIONS" -> options(exchange, LIST_METHODS);
+        default -> notAllowed(exchange, LIST_METHODS);
       }
+      return;
+    }
+    if (method.equals("OPTIONS")) {
+      // CORS preflights never get here: the listener answers them (CorsPolicy).
+      options(exchange, STREAM_METHODS);
       return;
     }
     Optional<String> problem = StreamNames.problem(path);
@@ -203,6 +209,13 @@ public final class PicoHandler implements RequestHandler {
     headers.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
     headers.set(HttpHeaderNames.CACHE_CONTROL, "no-store");
     exchange.respond(OK, headers, body);
+  }
+
+  /** A plain {@code OPTIONS}: the methods served here. */
+  private static void options(Exchange exchange, String allowed) {
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.set(HttpHeaderNames.ALLOW, allowed);
+    exchange.respond(NO_CONTENT, headers, Answers.EMPTY);
   }
 
   private static void notAllowed(Exchange exchange, String allowed) {

@@ -149,7 +149,7 @@ class DurableStreamsWireTest {
         Socket socket = new Socket("127.0.0.1", base.getPort());
         OutputStream out = socket.getOutputStream();
         out.write(
-            ("GET /v1/stream/hangup?offset=now&live=long-poll HTTP/1.1\r\nHost: x\r\n\r\n")
+            ("GET /v1/stream/hangup?offset=now&live=long-poll HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 .getBytes(UTF_8));
         out.flush();
         sockets.add(socket);

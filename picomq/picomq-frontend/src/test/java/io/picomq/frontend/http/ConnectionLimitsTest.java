@@ -104,7 +104,15 @@ class ConnectionLimitsTest {
     listener =
         HttpListener.start(
             new HttpListener.Options(
-                "127.0.0.1", 0, HttpLimits.DEFAULT, Map.of(), 1, 128, connectionLimits),
+                "127.0.0.1",
+                0,
+                HttpLimits.DEFAULT,
+                Map.of(),
+                1,
+                128,
+                connectionLimits,
+                AllowedHosts.forListener("127.0.0.1", List.of()),
+                CorsPolicy.none("--cors-origins")),
             ConnectionLimitsTest::handle);
   }
 
@@ -133,7 +141,7 @@ class ConnectionLimitsTest {
     long began = System.nanoTime();
     for (int i = 0; i < attackers; i++) {
       Socket socket = connect();
-      drip(socket, "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + "a".repeat(10_000));
+      drip(socket, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + "a".repeat(10_000));
       dripping.add(socket);
     }
     for (Socket socket : dripping) {
@@ -158,7 +166,7 @@ class ConnectionLimitsTest {
       assertThat(exchange(socket, "/k" + i)).endsWith("/k" + i);
     }
     long began = System.nanoTime();
-    drip(socket, "GET /slow HTTP/1.1\r\nHost: x\r\nX-Slow: " + "a".repeat(10_000));
+    drip(socket, "GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + "a".repeat(10_000));
     assertThat(awaitClosedByServer(socket, began))
         .isBetween(HEADER_TIMEOUT, HEADER_TIMEOUT.plus(SLACK));
     assertThat(listener.connections().closed(CloseReason.HEADER_TIMEOUT)).isEqualTo(1);
@@ -195,7 +203,9 @@ class ConnectionLimitsTest {
   void anIdleHttp1ConnectionIsClosedAfterTheIdleTimeout() throws Exception {
     start();
     Socket socket = connect();
-    socket.getOutputStream().write("GET /once HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(US_ASCII));
+    socket
+        .getOutputStream()
+        .write("GET /once HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(US_ASCII));
     assertThat(readResponse(socket.getInputStream())).startsWith("HTTP/1.1 200");
     long answered = System.nanoTime();
     assertThat(awaitClosedByServer(socket, answered))
@@ -260,7 +270,9 @@ class ConnectionLimitsTest {
   void anSseResponseThatOutlastsTheIdleTimeoutIsNotCut() throws Exception {
     start();
     Socket socket = connect();
-    socket.getOutputStream().write("GET /sse HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(US_ASCII));
+    socket
+        .getOutputStream()
+        .write("GET /sse HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(US_ASCII));
     socket.getOutputStream().flush();
     long began = System.nanoTime();
     String body = readChunkedResponse(socket.getInputStream());
@@ -371,7 +383,7 @@ class ConnectionLimitsTest {
   private static String exchange(Socket socket, String path) throws IOException {
     socket.setSoTimeout((int) LIVE.plus(SLACK).toMillis());
     OutputStream out = socket.getOutputStream();
-    out.write(("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(US_ASCII));
+    out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(US_ASCII));
     out.flush();
     String response = readResponse(socket.getInputStream());
     assertThat(response).startsWith("HTTP/1.1 200");

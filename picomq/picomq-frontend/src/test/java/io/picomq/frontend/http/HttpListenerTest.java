@@ -71,7 +71,9 @@ class HttpListenerTest {
                 Map.of("x-common", "yes"),
                 1,
                 128,
-                ConnectionLimits.DEFAULT),
+                ConnectionLimits.DEFAULT,
+                AllowedHosts.forListener("127.0.0.1", List.of()),
+                CorsPolicy.none("--cors-origins")),
             handler);
     return URI.create("http://127.0.0.1:" + listener.address().getPort());
   }
@@ -189,7 +191,8 @@ class HttpListenerTest {
   @Test
   void malformedPercentEncodingGets400() throws Exception {
     URI base = start(HttpListenerTest::echo);
-    String raw = rawExchange("GET /bad%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    String raw =
+        rawExchange("GET /bad%zz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     assertThat(raw).startsWith("HTTP/1.1 400").contains("\"error\":\"bad_request\"");
   }
 
@@ -198,7 +201,7 @@ class HttpListenerTest {
     start(HttpListenerTest::echo);
     String raw =
         rawExchange(
-            "POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n"
+            "POST /big HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000\r\n"
                 + "Expect: 100-continue\r\n\r\n");
     assertThat(raw)
         .startsWith("HTTP/1.1 413")
@@ -207,7 +210,8 @@ class HttpListenerTest {
             "\"error\":\"body_too_large\",\"message\":\"the request body exceeds 1024 bytes\"}");
 
     String unknown =
-        rawExchange("POST /e HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nExpect: 200-ok\r\n\r\n");
+        rawExchange(
+            "POST /e HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nExpect: 200-ok\r\n\r\n");
     assertThat(unknown).startsWith("HTTP/1.1 417").contains("\"error\":\"expectation_failed\"");
   }
 
@@ -253,12 +257,15 @@ class HttpListenerTest {
       socket.setSoTimeout(5000);
       OutputStream out = socket.getOutputStream();
       InputStream in = socket.getInputStream();
-      out.write("GET /cached HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"v1\"\r\n\r\n".getBytes(UTF_8));
+      out.write(
+          "GET /cached HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \"v1\"\r\n\r\n"
+              .getBytes(UTF_8));
       out.flush();
       String notModified = readHead(in).toLowerCase(java.util.Locale.ROOT);
       assertThat(notModified).startsWith("http/1.1 304").contains("etag: \"v1\"");
       assertThat(notModified).doesNotContain("connection: close").doesNotContain("content-length");
-      out.write("GET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(UTF_8));
+      out.write(
+          "GET /next HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".getBytes(UTF_8));
       out.flush();
       String next = new String(in.readAllBytes(), UTF_8);
       assertThat(next).startsWith("HTTP/1.1 200").contains("x-path: /next");
@@ -289,8 +296,8 @@ class HttpListenerTest {
         });
     String raw =
         rawExchange(
-            "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "GET /fast HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            "GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                + "GET /fast HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     assertThat(raw.indexOf("x-path: /slow")).isPositive().isLessThan(raw.indexOf("x-path: /fast"));
   }
 

@@ -31,9 +31,12 @@ import org.junit.jupiter.api.Test;
  */
 class OpenApiContractTest extends PicoWireTest {
 
-  /** Headers of HTTP itself, not of the protocol; {@code Content-Type} is checked on its own. */
+  /**
+   * Headers of HTTP itself, not of the protocol; {@code Content-Type} is checked on its own. {@code
+   * Vary: Origin} is on every answer while CORS origins are configured (the description says so).
+   */
   private static final Set<String> TRANSPORT_HEADERS =
-      Set.of("content-length", "content-type", "connection", "transfer-encoding", "date");
+      Set.of("content-length", "content-type", "connection", "transfer-encoding", "date", "vary");
 
   private static final String BATCH_JSON = PicoMediaTypes.BATCH_JSON;
 
@@ -131,6 +134,30 @@ class OpenApiContractTest extends PicoWireTest {
     check(stream, "head", 200, client.head(name));
     check(stream, "head", 404, client.head(PicoServer.freshName("absent")));
     check(stream, "options", 204, client.send("OPTIONS", name, Map.of(), new byte[0]));
+    check(
+        stream,
+        "options",
+        204,
+        client.send("OPTIONS", name, preflight("http://localhost:1"), new byte[0]));
+    check(
+        stream,
+        "options",
+        204,
+        client.send("OPTIONS", name, preflight("https://evil.example"), new byte[0]));
+    check(
+        stream,
+        "post",
+        403,
+        client.send(
+            "POST",
+            name,
+            Map.of("Origin", "https://evil.example", "Content-Type", "text/plain"),
+            new byte[] {'x'}));
+    check(
+        stream,
+        "get",
+        200,
+        client.send("GET", name + "?seq=0", Map.of("Origin", "http://localhost:1"), new byte[0]));
 
     String prefix = name.substring(0, name.lastIndexOf('/') + 1);
     PicoClient.Answer list = check("/", "get", 200, client.get("/?prefix=" + prefix));
@@ -282,6 +309,10 @@ class OpenApiContractTest extends PicoWireTest {
 
   private static String etag(PicoClient.Answer answer) {
     return answer.header("etag").orElseThrow(() -> new AssertionError("no ETag: " + answer));
+  }
+
+  private static Map<String, String> preflight(String origin) {
+    return Map.of("Origin", origin, "Access-Control-Request-Method", "POST");
   }
 
   private static String[] producer(String seq) {

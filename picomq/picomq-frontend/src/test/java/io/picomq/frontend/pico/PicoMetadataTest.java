@@ -135,18 +135,61 @@ class PicoMetadataTest extends PicoWireTest {
   }
 
   @BothVersions
-  void browsersMayCallFromOtherOrigins(HttpClient.Version version) {
+  void pagesOfAllowedOriginsMayCallAndReadThePicoHeaders(HttpClient.Version version) {
     PicoClient client = client(version);
+    String page = "http://localhost:5173";
 
-    PicoClient.Answer preflight = client.send("OPTIONS", "/any/stream", Map.of(), new byte[0]);
-    PicoClient.Answer missing = client.get(PicoServer.freshName("cors"));
+    PicoClient.Answer preflight =
+        client.send("OPTIONS", "/any/stream", preflight(page, "DELETE"), new byte[0]);
+    PicoClient.Answer missing =
+        client.send("GET", PicoServer.freshName("cors"), Map.of("Origin", page), new byte[0]);
 
     assertThat(preflight.status()).isEqualTo(204);
-    assertThat(preflight.header("access-control-allow-methods").orElseThrow()).contains("POST");
+    assertThat(preflight.header("access-control-allow-origin")).contains(page);
+    assertThat(preflight.header("access-control-allow-methods").orElseThrow()).contains("DELETE");
     assertThat(preflight.header("access-control-allow-headers").orElseThrow())
         .contains("Pico-Producer-Id", "Last-Event-ID");
-    assertThat(missing.header("access-control-allow-origin")).contains("*");
+    assertThat(missing.header("access-control-allow-origin")).contains(page);
     assertThat(missing.header("access-control-expose-headers").orElseThrow())
         .contains("Pico-Next-Seq", "ETag");
+    assertThat(missing.header("vary")).contains("Origin");
+    assertThat(missing.header("access-control-allow-credentials")).isEmpty();
+  }
+
+  @BothVersions
+  void pagesOfOtherOriginsGetNoAllowance(HttpClient.Version version) {
+    PicoClient client = client(version);
+    String page = "https://evil.example";
+
+    PicoClient.Answer preflight =
+        client.send("OPTIONS", "/any/stream", preflight(page, "DELETE"), new byte[0]);
+    PicoClient.Answer read =
+        client.send("GET", PicoServer.freshName("cors"), Map.of("Origin", page), new byte[0]);
+    PicoClient.Answer plain = client.send("OPTIONS", "/any/stream", Map.of(), new byte[0]);
+
+    PicoClient.Answer append =
+        client.send(
+            "POST",
+            "/any/stream",
+            Map.of("Origin", page, "Content-Type", "text/plain"),
+            "blind".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    // The preflight lists what the protocol takes but grants nothing: no allowance, no caching.
+    assertThat(preflight.status()).isEqualTo(204);
+    assertThat(preflight.header("access-control-allow-origin")).isEmpty();
+    assertThat(preflight.header("access-control-max-age")).isEmpty();
+    JsonNode refused = assertError(append, 403, "origin_not_allowed");
+    assertThat(refused.path("message").asText()).contains(page, "--cors-origins");
+    assertThat(read.status()).isEqualTo(404);
+    assertThat(read.header("access-control-allow-origin")).isEmpty();
+    assertThat(read.header("access-control-expose-headers")).isEmpty();
+    // An OPTIONS that is no preflight says what the path serves, and grants no origin anything.
+    assertThat(plain.status()).isEqualTo(204);
+    assertThat(plain.header("allow").orElseThrow()).contains("DELETE");
+    assertThat(plain.header("access-control-allow-origin")).isEmpty();
+  }
+
+  private static Map<String, String> preflight(String origin, String method) {
+    return Map.of("Origin", origin, "Access-Control-Request-Method", method);
   }
 }

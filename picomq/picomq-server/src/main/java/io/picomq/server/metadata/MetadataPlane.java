@@ -76,7 +76,16 @@ public final class MetadataPlane implements AutoCloseable {
   public static MetadataPlane open(
       String metaUrl, BackendOptions options, NodeIdentity identity, Clock clock)
       throws SQLException {
-    MetaUrl url = MetaUrl.parse(metaUrl);
+    return open(MetaUrl.parse(metaUrl), options, identity, clock);
+  }
+
+  /**
+   * As {@link #open(String, BackendOptions, NodeIdentity, Clock)}, with the URL parsed already
+   * (and, for Postgres, perhaps given a password kept out of the URL: {@link
+   * MetaUrl.Postgres#withPassword}).
+   */
+  public static MetadataPlane open(
+      MetaUrl url, BackendOptions options, NodeIdentity identity, Clock clock) throws SQLException {
     SqlBackend backend = SqlBackend.open(url, options);
     String name = "node-" + identity.nodeId();
     SqlLog<MetadataState, Command, Result> log =

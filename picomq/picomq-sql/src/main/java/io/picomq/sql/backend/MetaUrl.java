@@ -85,6 +85,20 @@ public sealed interface MetaUrl {
       parameters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
     }
 
+    /**
+     * This database with {@code secret} as the password: one kept out of the URL, so that it shows
+     * in no process list (from a file or the environment).
+     *
+     * @throws IllegalArgumentException if the URL names a password already (two would be a mistake)
+     */
+    public Postgres withPassword(String secret) {
+      if (password.isPresent()) {
+        throw new IllegalArgumentException(
+            "the metadata URL " + redacted() + " holds a password already: give it once");
+      }
+      return new Postgres(host, port, database, user, Optional.of(secret), parameters);
+    }
+
     /** The pgjdbc URL for this database; user and password travel as properties, not here. */
     public String jdbcUrl() {
       StringBuilder url =
