@@ -3,6 +3,7 @@ package io.picomq.e2e;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -13,16 +14,31 @@ public final class PostgresAdmin {
 
   /** Runs {@code sql} on the database {@code PICOMQ_PG_URL} names, outside any transaction. */
   public static void execute(String sql) throws SQLException {
-    URI url = URI.create(System.getenv("PICOMQ_PG_URL"));
-    String userInfo = url.getUserInfo() == null ? "" : url.getUserInfo();
-    String[] credentials = userInfo.split(":", 2);
-    try (Connection connection =
-            DriverManager.getConnection(
-                "jdbc:postgresql://" + url.getHost() + ":" + url.getPort() + url.getPath(),
-                credentials[0],
-                credentials.length > 1 ? credentials[1] : null);
+    try (Connection connection = connect();
         Statement statement = connection.createStatement()) {
       statement.execute(sql);
     }
+  }
+
+  /** The first column of the first row {@code sql} answers, as a number. */
+  public static long queryLong(String sql) throws SQLException {
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(sql)) {
+      if (!rows.next()) {
+        throw new SQLException("no row: " + sql);
+      }
+      return rows.getLong(1);
+    }
+  }
+
+  private static Connection connect() throws SQLException {
+    URI url = URI.create(System.getenv("PICOMQ_PG_URL"));
+    String userInfo = url.getUserInfo() == null ? "" : url.getUserInfo();
+    String[] credentials = userInfo.split(":", 2);
+    return DriverManager.getConnection(
+        "jdbc:postgresql://" + url.getHost() + ":" + url.getPort() + url.getPath(),
+        credentials[0],
+        credentials.length > 1 ? credentials[1] : null);
   }
 }

@@ -42,6 +42,11 @@ public final class PostgresCluster implements AutoCloseable {
         dir, database, "postgres://" + server.getRawAuthority() + "/" + database);
   }
 
+  /** The cluster's database on the server {@code PICOMQ_PG_URL} names. */
+  public String database() {
+    return database;
+  }
+
   /** The {@code --meta-url} every node of the cluster uses. */
   public String metaUrl() {
     return metaUrl;

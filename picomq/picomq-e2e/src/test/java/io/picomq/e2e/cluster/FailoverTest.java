@@ -21,9 +21,10 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A node dies and stays dead: two {@code pico serve} processes on a fresh Postgres database and one
@@ -51,17 +52,23 @@ class FailoverTest {
     cluster.close();
   }
 
-  private ServerProcess node(int id, int slots) {
+  private ServerProcess node(int id, int slots, String wal) {
     List<String> args = new ArrayList<>(PostgresCluster.WAL_ONLY);
     args.addAll(List.of("--node-ttl", "2s", "--slots", Integer.toString(slots)));
+    if (wal.equals("postgres")) {
+      args.addAll(List.of("--wal", cluster.metaUrl()));
+    }
     return cluster.node(id, args.toArray(String[]::new));
   }
 
-  @Test
-  void aDeadNodesStreamsComeBackOnALiveNodeWithEveryAcknowledgedRecord() throws Exception {
+  /** With the WAL in the bucket (the default), and in Postgres: the taker reads the dead's rows. */
+  @ParameterizedTest(name = "{0} WAL")
+  @ValueSource(strings = {"object", "postgres"})
+  void aDeadNodesStreamsComeBackOnALiveNodeWithEveryAcknowledgedRecord(String wal)
+      throws Exception {
     // Node 1 has no slots, so placement puts the stream on node 2 (the one to die).
-    ServerProcess one = node(1, 0);
-    ServerProcess two = node(2, 1);
+    ServerProcess one = node(1, 0, wal);
+    ServerProcess two = node(2, 1, wal);
     String stream = "/orders/failover";
     try (PicoClient client = PicoClient.builder().endpoint(two.endpoint()).build()) {
       client.create(stream, CreateOptions.builder().build());
@@ -104,6 +111,9 @@ class FailoverTest {
           .containsExactly("after the failover");
     }
     assertThat(String.join("\n", one.output())).contains("took over node 2");
+    if (wal.equals("postgres")) {
+      assertThat(String.join("\n", one.output())).contains("Postgres WAL of cluster");
+    }
 
     // Node 2 comes back: it finds its old process taken over and serves again.
     two.restart();
