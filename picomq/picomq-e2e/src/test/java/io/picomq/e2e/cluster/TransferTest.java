@@ -72,8 +72,11 @@ class TransferTest {
         String name = "/placed/" + i;
         client.create(name, CreateOptions.builder().build());
         client.append(name, List.of(Record.of("first of " + i))); // through node 1: redirected
-        JsonNode stream = stream(one, name);
-        assertThat(stream.path("state").asText()).isEqualTo("open");
+        // Node 1's view shows the open once it applied the entry the owner proposed: soon after.
+        JsonNode stream =
+            Awaitility.await(name + " open in node 1's view")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> stream(one, name), s -> s.path("state").asText().equals("open"));
         byOwner.merge(stream.path("owner").asInt(), 1, Integer::sum);
       }
       // Slots 1 and 3: a quarter here, three quarters there (placement's ratio, ties to node 1).

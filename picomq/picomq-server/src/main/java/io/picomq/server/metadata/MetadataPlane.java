@@ -211,6 +211,15 @@ public final class MetadataPlane implements AutoCloseable {
     return log.awaitApplied(index, timeout);
   }
 
+  /**
+   * Completes once this node applied every row the log held when called (one read of the log's
+   * head): what to wait for before saying that something another node may have just written does
+   * not exist.
+   */
+  public CompletableFuture<View<MetadataState>> catchUp(Duration timeout) {
+    return log.catchUp(timeout);
+  }
+
   /** Told about every applied view, on the tailer thread; must return quickly. */
   public void addListener(ViewListener<MetadataState> listener) {
     log.addListener(listener);

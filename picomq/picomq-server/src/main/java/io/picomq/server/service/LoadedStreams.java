@@ -9,11 +9,14 @@ import io.picomq.stream.StreamRouter;
 import io.picomq.stream.StreamUnavailableException;
 import io.picomq.stream.StreamUnavailableException.Reason;
 import io.picomq.stream.StreamUnusableException;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +58,7 @@ import org.slf4j.LoggerFactory;
  */
 final class LoadedStreams {
   private static final Logger LOG = LoggerFactory.getLogger(LoadedStreams.class);
+  private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(2);
 
   private final MetadataPlane plane;
   private final EngineStreams engineStreams;
@@ -306,12 +310,28 @@ final class LoadedStreams {
     }
   }
 
+  /**
+   * The name's entry once this node applied everything in the log: a client that created the name
+   * through another node a moment ago, then was sent here, must not be told it does not exist. Best
+   * effort: if the log cannot answer in time, the view at hand decides.
+   */
+  private Optional<KvValue> afterCatchingUp(String name) {
+    try {
+      return plane.catchUp(CATCH_UP_TIMEOUT).join().state().kvValue(Registry.key(name));
+    } catch (CompletionException | CancellationException e) {
+      return plane.state().kvValue(Registry.key(name));
+    }
+  }
+
   /** In the name's loading slot: the entry with its engine stream open, published; or empty. */
   private Optional<LiveStream> load(String name) {
     if (removing.containsKey(name)) {
       return Optional.empty(); // deleted; its entry is on its way out of the registry
     }
     Optional<KvValue> value = plane.state().kvValue(Registry.key(name));
+    if (value.isEmpty()) {
+      value = afterCatchingUp(name);
+    }
     if (value.isEmpty()) {
       return Optional.empty();
     }

@@ -2,6 +2,7 @@ package io.picomq.sql.log;
 
 import io.picomq.sql.backend.SqlBackend;
 import io.picomq.sql.backend.SqlDialect;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,6 +70,7 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
   private final Tailer<S, C, R> tailer;
   private final Flusher<R> flusher;
   private final Optional<LogListener> listener;
+  private final LogTable table;
   private final CompletableFuture<View<S>> caughtUp = new CompletableFuture<>();
   private final ReentrantLock lifecycle = new ReentrantLock();
 
@@ -96,6 +98,7 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
     // Random, so that rows a previous incarnation of this node wrote are never mistaken for ours.
     long writerId = UUID.randomUUID().getMostSignificantBits();
     LogTable table = new LogTable(backend, writerId);
+    this.table = table;
     this.tailer =
         new Tailer<>(
             machine,
@@ -206,6 +209,34 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
    */
   public CompletableFuture<View<S>> awaitApplied(long index, Duration timeout) {
     return views.await(index, timeout);
+  }
+
+  /**
+   * Waits until this node has applied every row the log held when called: one read of the log's
+   * last index, then {@link #awaitApplied}. For an answer that must not miss what another node has
+   * just written (a name another node created a moment ago, say), at the cost of that read.
+   *
+   * @return fails like {@link #awaitApplied}, or with the database's error
+   */
+  public CompletableFuture<View<S>> catchUp(Duration timeout) {
+    CompletableFuture<Long> last = new CompletableFuture<>();
+    Thread.ofVirtual()
+        .name("picomq-log-catch-up")
+        .start(
+            () -> {
+              try {
+                last.complete(table.lastIndex());
+              } catch (SQLException | RuntimeException e) {
+                last.completeExceptionally(e);
+              }
+            });
+    return last.thenCompose(
+        index -> {
+          if (index > views.current().appliedIndex()) {
+            tailer.nudge();
+          }
+          return awaitApplied(index, timeout);
+        });
   }
 
   /** Calls {@code listener} for every view published from now on (see {@link ViewListener}). */

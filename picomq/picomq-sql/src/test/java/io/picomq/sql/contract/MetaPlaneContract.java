@@ -331,6 +331,20 @@ public abstract class MetaPlaneContract {
   }
 
   @Test
+  void catchingUpAppliesWhatAnotherNodeHasJustWritten() throws Exception {
+    // The reader's tailer polls once an hour: only catching up can show it the writer's row (on
+    // Postgres a notification may too; catching up must hold either way).
+    SqlLog<KvState, KvCommand, KvResult> reader =
+        startLog(node(), wokenOnlyByItsOwnWrites("reader").build());
+    SqlLog<KvState, KvCommand, KvResult> writer = startLog(node(), fastLog("writer").build());
+    propose(writer, new KvCommand.Put("just-created", "v"));
+
+    View<KvState> caughtUp = reader.catchUp(WAIT).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(caughtUp.appliedIndex()).isGreaterThanOrEqualTo(writer.view().appliedIndex());
+    assertThat(caughtUp.state().entries()).containsEntry("just-created", "v");
+  }
+
+  @Test
   void anInsertWhoseAnswerIsLostIsNeitherLostNorDuplicated() throws Exception {
     FaultyBackend backend = node();
     SqlLog<KvState, KvCommand, KvResult> log = startLog(backend, fastLog("unsure").build());
