@@ -8,9 +8,11 @@
 # WAL gets a database of its own, so that its transactions can be counted apart from the log's.
 # Then, through the node, with 1 KiB records:
 #  1. one sequential writer (`pico bench --writers 1 --write-only`): p50 and p99 acknowledgement;
-#  2. --writers writers (64): records/s and p99, and for the Postgres WAL the transactions per
-#     second its database committed meanwhile (pg_stat_database.xact_commit, warm-up included):
-#     group commit must bound them below one per append;
+#  2. --writers writers (64) on 8 streams: records/s and p99; for the object WAL the WAL's PUT and
+#     LIST requests per million appends (what S3 bills), from the node's /metrics; for the
+#     Postgres WAL the transactions per second its database committed meanwhile
+#     (pg_stat_database.xact_commit, warm-up included): group commit must bound them below one per
+#     append;
 #  3. Postgres WAL only: the size of the WAL tables (pg_total_relation_size of pico_wal_*) after
 #     appending 1x, 3x and 5x the ring's capacity, with a small ring (--ring, 4 segments of 4 MiB:
 #     12 MiB of capacity) so that 5x stays quick. The figure must stay bounded: slot tables are
@@ -42,7 +44,7 @@ while [ $# -gt 0 ]; do
     --ring) ring="$2"; shift 2 ;;
     --ring-rate) ring_rate="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-wal.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -99,20 +101,21 @@ s3() { echo "s3://$1?region=us-east-1&endpoint=http://127.0.0.1:$s3_port&pathSty
 
 node_pid=""
 node_port=""
+node_admin=""
 # start_node NAME WAL_ARGS...: one pico serve on a fresh metadata database and data bucket
 start_node() {
   local name="$1"; shift
-  local meta admin
+  local meta
   meta="$(new_database "$name")"
   node_port="$(free_port)"
-  admin="$(free_port)"
+  node_admin="$(free_port)"
   mkdir -p "$work/$name"
-  "$root/bin/pico" serve --node-id 1 --listen "127.0.0.1:$node_port" --admin-listen "127.0.0.1:$admin" \
+  "$root/bin/pico" serve --node-id 1 --listen "127.0.0.1:$node_port" --admin-listen "127.0.0.1:$node_admin" \
     --meta-url "$pg/$meta" --storage "0@$(s3 "$(new_bucket "$name")")" "$@" >"$work/$name/node.log" 2>&1 &
   node_pid=$!
   pids+=("$node_pid")
   for _ in $(seq 1 600); do
-    if curl -sf -o /dev/null "http://127.0.0.1:$admin/ready"; then return 0; fi
+    if curl -sf -o /dev/null "http://127.0.0.1:$node_admin/ready"; then return 0; fi
     kill -0 "$node_pid" 2>/dev/null || { echo "bench-wal: $name: the node exited; its log:" >&2; tail -20 "$work/$name/node.log" >&2; exit 1; }
     sleep 0.2
   done
@@ -129,16 +132,24 @@ bench() {
     --interval 5s --json "$@" >"$work/$name.json" 2> >(tee "$work/$name.progress" >&2) \
     || echo "bench-wal: $name: pico bench exited with $? (the report says why)" >&2
 }
+# WAL object store requests that cost money on S3 (PUT and LIST: fence markers, WAL objects, checks)
+wal_requests() {
+  curl -s "http://127.0.0.1:$node_admin/metrics" | awk '/^s3stream_objectstore_requests_seconds_count\{/ && /store="wal"/ && (/op="put"/ || /op="list"/) { sum += $NF } END { printf "%d", sum }'
+}
 xacts() { psql_on "$1" "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"; }
 secs() { sed -E 's/s$//' <<<"$1"; }
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 started="$(date -u +%FT%TZ)"
 tps_postgres="-"
+s3_requests_per_million="-"
 if wants s3; then
   start_node s3
   bench s3-seq --writers 1 --duration "$duration" --warmup "$warmup"
+  requests_before="$(wal_requests)"
   bench s3-par --writers "$writers" --streams 8 --duration "$duration" --warmup "$warmup"
+  requests_after="$(wal_requests)"
+  s3_requests_per_million="$(jq --argjson r "$((requests_after - requests_before))" '($r / .writes.records * 1e6) | floor' "$work/s3-par.json" 2>/dev/null || echo -)"
   stop_node
 fi
 if wants postgres; then
@@ -180,7 +191,7 @@ fi
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 row() { # row LABEL FILE
-  jq -r --arg label "$1" '"| \($label) | \(.writes.ackLatencyMs.p50) | \(.writes.ackLatencyMs.p99) | \(.writes.recordsPerSecond | floor) | \(.writes.errors) |"' "$2" 2>/dev/null \
+  jq -r --arg name "$1" '"| \($name) | \(.writes.ackLatencyMs.p50) | \(.writes.ackLatencyMs.p99) | \(.writes.recordsPerSecond | floor) | \(.writes.errors) |"' "$2" 2>/dev/null \
     || echo "| $1 | - | - | - | no report |"
 }
 echo
@@ -190,6 +201,10 @@ echo "| WAL, writers | ack p50 ms | ack p99 ms | records/s | errors |"
 echo "| --- | ---: | ---: | ---: | ---: |"
 if wants s3; then row "object WAL (S3Proxy), 1" "$work/s3-seq.json"; row "object WAL (S3Proxy), $writers" "$work/s3-par.json"; fi
 if wants postgres; then row "Postgres WAL, 1" "$work/postgres-seq.json"; row "Postgres WAL, $writers" "$work/postgres-par.json"; fi
+if wants s3; then
+  echo
+  echo "Object WAL: $s3_requests_per_million WAL PUT and LIST requests per million appends under $writers writers."
+fi
 if wants postgres; then
   echo
   echo "Postgres WAL database: $tps_postgres transactions/s committed under $writers writers."

@@ -14,7 +14,7 @@ public final class PostgresAdmin {
 
   /** Runs {@code sql} on the database {@code PICOMQ_PG_URL} names, outside any transaction. */
   public static void execute(String sql) throws SQLException {
-    try (Connection connection = connect();
+    try (Connection connection = connect(null);
         Statement statement = connection.createStatement()) {
       statement.execute(sql);
     }
@@ -22,7 +22,15 @@ public final class PostgresAdmin {
 
   /** The first column of the first row {@code sql} answers, as a number. */
   public static long queryLong(String sql) throws SQLException {
-    try (Connection connection = connect();
+    return queryLong(null, sql);
+  }
+
+  /**
+   * As {@link #queryLong(String)}, in {@code database} of the same server (null: the one {@code
+   * PICOMQ_PG_URL} names).
+   */
+  public static long queryLong(String database, String sql) throws SQLException {
+    try (Connection connection = connect(database);
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery(sql)) {
       if (!rows.next()) {
@@ -32,12 +40,16 @@ public final class PostgresAdmin {
     }
   }
 
-  private static Connection connect() throws SQLException {
+  private static Connection connect(String database) throws SQLException {
     URI url = URI.create(System.getenv("PICOMQ_PG_URL"));
     String userInfo = url.getUserInfo() == null ? "" : url.getUserInfo();
     String[] credentials = userInfo.split(":", 2);
     return DriverManager.getConnection(
-        "jdbc:postgresql://" + url.getHost() + ":" + url.getPort() + url.getPath(),
+        "jdbc:postgresql://"
+            + url.getHost()
+            + ":"
+            + url.getPort()
+            + (database == null ? url.getPath() : "/" + database),
         credentials[0],
         credentials.length > 1 ? credentials[1] : null);
   }

@@ -8,6 +8,7 @@ import io.picomq.client.PicoClient;
 import io.picomq.client.ProducerId;
 import io.picomq.client.ReadRecord;
 import io.picomq.client.ReadRequest;
+import io.picomq.client.ReadResult;
 import io.picomq.client.Record;
 import io.picomq.e2e.PostgresAdmin;
 import io.picomq.e2e.PostgresCluster;
@@ -113,6 +114,51 @@ class PostgresWalTest {
 
     assertThat(writers).allSatisfy(w -> assertThat(w.failures).as("failed appends").isEmpty());
     assertEveryAckReadOnce(node, writers);
+  }
+
+  @Test
+  void appendsGoRoundASmallRingAndItsTablesStayBounded() throws Exception {
+    // 3 MiB of ring (4 slots of 1 MiB, one always being truncated); 20 MiB appended through it.
+    ServerProcess node =
+        cluster.node(
+            1,
+            "--wal",
+            cluster.metaUrl() + "?segmentBytes=1MiB&segments=4&maxUnflushedBytes=2MiB",
+            "--wal-upload-interval-ms",
+            "600000");
+    String stream = "/ring";
+    byte[] body = new byte[64 << 10];
+    long largestTables = 0;
+    try (PicoClient client = PicoClient.builder().endpoint(node.endpoint()).build()) {
+      client.create(stream, CreateOptions.builder().build());
+      for (int i = 0; i < 320; i++) {
+        body[0] = (byte) i;
+        client.append(stream, List.of(Record.of(body)));
+        if (i % 32 == 31) {
+          largestTables = Math.max(largestTables, walTableBytes());
+        }
+      }
+      long seq = 0;
+      int read = 0;
+      while (seq < 320) {
+        ReadResult page = client.read(stream, ReadRequest.from(seq));
+        assertThat(page.records()).as("records from seq %d", seq).isNotEmpty();
+        for (ReadRecord record : page.records()) {
+          assertThat(record.body()[0]).isEqualTo((byte) read++);
+        }
+        seq = page.nextSeq();
+      }
+      assertThat(read).isEqualTo(320);
+    }
+    assertThat(String.join("\n", node.output())).contains("half of what the WAL holds");
+    assertThat(largestTables).as("bytes in the WAL's tables").isPositive().isLessThan(8L << 20);
+  }
+
+  private long walTableBytes() throws SQLException {
+    return PostgresAdmin.queryLong(
+        cluster.database(),
+        "SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+            + " WHERE c.relkind = 'r' AND c.relname LIKE 'pico_wal%'");
   }
 
   /** One client per stream, appending one record after another until {@link #stop}. */

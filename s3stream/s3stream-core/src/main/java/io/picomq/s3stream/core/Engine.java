@@ -97,6 +97,7 @@ public final class Engine implements StreamEngine {
   private final CommitRetry committer;
   // Null when this engine cannot open other nodes' WALs (then takeOver is unsupported).
   private final ClusterWals clusterWals;
+  private final long uploadThresholdBytes;
   private final ObjectStore dataStore;
   private final ObjectNamespace namespace;
   private final StorageReader storageReader;
@@ -143,6 +144,7 @@ public final class Engine implements StreamEngine {
     this.config = config;
     this.clusterWals = clusterWals;
     this.wal = wal;
+    this.uploadThresholdBytes = uploadThreshold(config, wal);
     this.streamManager = streamManager;
     this.dataStore = dataStore;
     this.scheduler = resources.scheduler();
@@ -169,7 +171,7 @@ public final class Engine implements StreamEngine {
             scheduler,
             resources.allocator(),
             metrics,
-            config.effectiveUploadThresholdBytes(),
+            uploadThresholdBytes,
             TimeUnit.MILLISECONDS.toNanos(config.appendWaitMillis()),
             config.maxWaitingAppends());
     this.blockCache =
@@ -204,7 +206,7 @@ public final class Engine implements StreamEngine {
             uploader,
             committer,
             metrics,
-            config.effectiveUploadThresholdBytes());
+            uploadThresholdBytes);
     this.compaction =
         config.compactionIntervalMillis() > 0
             ? compaction(config, settings.namespace(), dataStore, objectManager, resources)
@@ -312,6 +314,24 @@ public final class Engine implements StreamEngine {
   }
 
   /**
+   * The configured upload threshold, lowered to half the WAL's capacity where the WAL holds only so
+   * much (a ring of tables): the WAL is trimmed only after an upload, so a threshold it can never
+   * reach would leave appends waiting for good.
+   */
+  private static long uploadThreshold(EngineConfig config, WriteAheadLog wal) {
+    long configured = config.effectiveUploadThresholdBytes();
+    long bound = Math.max(1, wal.capacityBytes() / 2);
+    if (configured > bound) {
+      LOG.info(
+          "uploading at {} bytes, not {}: half of what the WAL holds before it must be trimmed",
+          bound,
+          configured);
+      return bound;
+    }
+    return configured;
+  }
+
+  /**
    * Queues the takeover behind any other one (a recovery holds what the WAL returned in memory, so
    * one at a time bounds that). It first asks whether the node has anything open at all, so a
    * repeated takeover, or one of a node that shut down cleanly, touches no storage.
@@ -386,13 +406,7 @@ public final class Engine implements StreamEngine {
     LOG.info("node {} takes over the WAL of node {} at epoch {}", config.nodeId(), nodeId, epoch);
     WriteAheadLog borrowed = clusterWals.open(nodeId, epoch);
     WalRecovery takeover =
-        new WalRecovery(
-            borrowed,
-            orphans,
-            uploader,
-            committer,
-            metrics,
-            config.effectiveUploadThresholdBytes());
+        new WalRecovery(borrowed, orphans, uploader, committer, metrics, uploadThresholdBytes);
     return takeover
         .run()
         .handle(
@@ -602,7 +616,7 @@ public final class Engine implements StreamEngine {
       // Free room for the next block now, off the write path's lock, so that appends rarely have
       // to evict (and release thousands of buffers) while holding it. Newer committed blocks stay
       // for tail readers.
-      cache.evictCommitted(cache.capacityBytes() - config.effectiveUploadThresholdBytes());
+      cache.evictCommitted(cache.capacityBytes() - uploadThresholdBytes);
       writePath.retryWaiting();
     }
 

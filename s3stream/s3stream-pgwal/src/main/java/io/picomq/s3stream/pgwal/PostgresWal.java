@@ -61,6 +61,8 @@ final class PostgresWal implements WriteAheadLog {
   /** The lifecycle step reached; moved by the one caller of the lifecycle methods. */
   private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.NEW);
 
+  private final long capacityBytes;
+
   /** Set by start, read by recover and reset (which come after start completed). */
   private volatile StartedNode started;
 
@@ -88,6 +90,7 @@ final class PostgresWal implements WriteAheadLog {
         new BatchCommitter(
             database, calls, batcher, owner, ring, config.maxInflightUploadCount(), epoch);
     this.onStop = onStop;
+    this.capacityBytes = ring.capacityBytes();
   }
 
   @Override
@@ -177,6 +180,12 @@ final class PostgresWal implements WriteAheadLog {
   @Override
   public long confirmOffset() {
     return committer.confirmOffset();
+  }
+
+  /** The ring's: {@code (segments - 1) * segmentBytes}. */
+  @Override
+  public long capacityBytes() {
+    return capacityBytes;
   }
 
   @Override

@@ -49,6 +49,18 @@ record RingGeometry(long segmentBytes, int segments) {
     }
   }
 
+  /**
+   * Bytes of records the ring holds while the trim stands still: every slot but the one being
+   * truncated next (saturating at {@code Long.MAX_VALUE}).
+   */
+  long capacityBytes() {
+    try {
+      return Math.multiplyExact(segments - 1L, segmentBytes);
+    } catch (ArithmeticException tooLarge) {
+      return Long.MAX_VALUE;
+    }
+  }
+
   long generation(long offset) {
     return offset / segmentBytes;
   }

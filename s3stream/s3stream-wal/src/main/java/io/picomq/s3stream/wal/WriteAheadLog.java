@@ -71,6 +71,15 @@ public interface WriteAheadLog {
   long confirmOffset();
 
   /**
+   * How many bytes of records this WAL holds before the trim must pass some of them: beyond that,
+   * appends wait for a trim. A caller that trims only after uploading must upload well before it
+   * fills. Unbounded (the default) for a WAL that keeps whatever it is given, like the object WAL.
+   */
+  default long capacityBytes() {
+    return Long.MAX_VALUE;
+  }
+
+  /**
    * Discards every record at an offset {@code <= offset}: records the trim durably, then deletes
    * what storage held only for them.
    *
