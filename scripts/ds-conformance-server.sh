@@ -8,7 +8,7 @@
 # Output: vitest's summary on stdout; the server's log and the JSON report in the temp dir it names.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-harness="$root/picomq/picomq-frontend/src/test/ds-conformance"
+. "$root/scripts/lib/ds-suite.sh"
 port="${1:-14437}"
 long_poll_sec=2
 command -v npm >/dev/null || { echo "ds-conformance-server.sh needs Node.js and npm." >&2; exit 1; }
@@ -29,9 +29,4 @@ for _ in $(seq 1 600); do
   sleep 0.2
 done
 
-cd "$harness"
-[ -d node_modules ] || npm ci --no-audit --no-fund >&2
-DS_BASE_URL="http://127.0.0.1:$port" \
-DS_LONG_POLL_TIMEOUT_MS="$((long_poll_sec * 1000))" \
-DS_REPORT="$work/conformance-report.json" \
-NO_COLOR=1 npx vitest run --config vitest.config.mjs
+ds_conformance_suite "http://127.0.0.1:$port" "$long_poll_sec" "$work/conformance-report.json"

@@ -419,7 +419,7 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** SQLite and file:// want their directories to exist; create them on a first run. */
-  private static void prepareDataDirs(NodeConfig config) throws java.io.IOException {
+  static void prepareDataDirs(NodeConfig config) throws java.io.IOException {
     if (config.metaUrl().startsWith("sqlite:") && !config.metaUrl().equals("sqlite::memory:")) {
       Path parent =
           Path.of(config.metaUrl().substring("sqlite:".length())).toAbsolutePath().getParent();
