@@ -152,6 +152,9 @@ grep -q 'LOG:  pico: INFO Node - node 1 epoch .* serving ds on' "$current_log" \
   || fail "the node's start-up line should be in the Postgres log with a pico: prefix"
 [ -n "$(worker_pid "$primary")" ] || fail "no 'picomq node' process under the postmaster"
 ok "the node's log lines reach the Postgres log with a pico: prefix"
+grep -q 'pico: INFO PostgresWals - Postgres WAL of cluster .* at postgres://[^ ]*/postgres?' "$current_log" \
+  || fail "the node's WAL should be in the metadata database (the Postgres WAL)"
+ok "the WAL is in the server's own database (the Postgres WAL, over its socket)"
 
 # ---- 4. create, append, read; the conformance suite ----
 base="http://127.0.0.1:$node_port/v1/stream"

@@ -161,7 +161,7 @@ _PG_init(void)
 	 * running node.
 	 */
 	define_string("pico.storage", "PicoMQ data bucket, e.g. 0@s3://bucket?region=... or -2@file:///var/lib/picomq (required).", &pico_storage, "");
-	define_string("pico.wal", "PicoMQ WAL (pico serve --wal); empty: the data bucket's storage.", &pico_wal, "");
+	define_string("pico.wal", "PicoMQ WAL (pico serve --wal); empty: tables in the metadata database.", &pico_wal, "");
 	define_string("pico.database", "Database holding the PicoMQ metadata log.", &pico_database, "postgres");
 	define_string("pico.role", "Role the node connects as; empty: the operating system user Postgres runs as.", &pico_role, "");
 	define_string("pico.database_url", "postgres:// URL of the metadata database; overrides pico.database and pico.role.", &pico_database_url, "");

@@ -122,7 +122,8 @@ public record WorkerSettings(Map<String, String> values) {
     optional(args, "--http-address", "pico.advertised_url");
     args.addAll(List.of("--meta-url", metaUrl()));
     args.addAll(List.of("--storage", get("pico.storage")));
-    optional(args, "--wal", "pico.wal");
+    // The WAL in the same database over the same socket (section 10), unless pico.wal names one.
+    args.addAll(List.of("--wal", get("pico.wal").isEmpty() ? metaUrl() : get("pico.wal")));
     mebibytes(args, "--wal-cache-size", "pico.wal_cache_mb");
     mebibytes(args, "--block-cache-size", "pico.block_cache_mb");
     if (number("pico.wal_upload_interval_ms") > 0) {

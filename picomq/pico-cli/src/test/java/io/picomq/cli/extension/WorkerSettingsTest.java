@@ -55,7 +55,7 @@ class WorkerSettingsTest {
                 + "&socketFactoryArg=%2Fvar%2Frun%2Fpostgresql%2F.s.PGSQL.5433");
     assertThat(config.storage()).isEqualTo("-2@file://" + dir.resolve("objects"));
     assertThat(Files.isDirectory(dir.resolve("objects"))).isTrue();
-    assertThat(config.wal()).isEmpty();
+    assertThat(config.wal()).as("the WAL in the same database").contains(config.metaUrl());
     assertThat(config.listen()).isEqualTo("127.0.0.1:4437");
     assertThat(config.adminListen()).contains("127.0.0.1:9090");
     assertThat(config.protocol()).isEqualTo(ListenerProtocol.PICO);

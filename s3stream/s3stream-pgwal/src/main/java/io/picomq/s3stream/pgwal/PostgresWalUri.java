@@ -7,11 +7,13 @@ import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Where a Postgres WAL lives and how it batches: {@code
@@ -28,7 +30,9 @@ import java.util.Set;
  *       inserts in flight, each its own transaction), {@code maxUnflushedBytes} (128 MiB): the
  *       group commit, as for the object WAL;
  *   <li>{@code allowUnsafe} ({@code false}): start even on a server with {@code fsync = off};
- *   <li>{@code sslmode}: passed to the driver unchanged.
+ *   <li>{@code sslmode}, {@code socketFactory}, {@code socketFactoryArg}: passed to the driver
+ *       unchanged (the last two reach a server over its Unix socket, as the Postgres extension
+ *       does).
  * </ul>
  *
  * A malformed URI, an unknown or repeated parameter, or a value out of range is an {@link
@@ -40,7 +44,8 @@ import java.util.Set;
  * @param database the database holding the WAL tables
  * @param user the user, if the URI names one
  * @param password the password, if the URI has one
- * @param sslMode the driver's {@code sslmode}, if given
+ * @param driver the driver parameters given ({@code sslmode}, {@code socketFactory}, {@code
+ *     socketFactoryArg}), by name
  * @param segmentBytes bytes of WAL offsets per segment; segment {@code g} lives in slot table
  *     {@code g % segments}
  * @param segments slot tables in the ring
@@ -56,7 +61,7 @@ public record PostgresWalUri(
     String database,
     Optional<String> user,
     Optional<String> password,
-    Optional<String> sslMode,
+    Map<String, String> driver,
     long segmentBytes,
     int segments,
     Duration batchInterval,
@@ -73,6 +78,12 @@ public record PostgresWalUri(
   public static final String MAX_UNFLUSHED_BYTES = WalConfig.MAX_UNFLUSHED_BYTES;
   public static final String ALLOW_UNSAFE = "allowUnsafe";
   public static final String SSL_MODE = "sslmode";
+  public static final String SOCKET_FACTORY = "socketFactory";
+  public static final String SOCKET_FACTORY_ARG = "socketFactoryArg";
+
+  /** Parameters that go to the driver as they are. */
+  private static final Set<String> DRIVER_PARAMETERS =
+      Set.of(SSL_MODE, SOCKET_FACTORY, SOCKET_FACTORY_ARG);
 
   /** The name every WAL connection reports ({@code pg_stat_activity.application_name}). */
   public static final String APPLICATION_NAME = "picomq-wal";
@@ -93,7 +104,9 @@ public record PostgresWalUri(
           MAX_INFLIGHT,
           MAX_UNFLUSHED_BYTES,
           ALLOW_UNSAFE,
-          SSL_MODE);
+          SSL_MODE,
+          SOCKET_FACTORY,
+          SOCKET_FACTORY_ARG);
 
   private static final Set<String> SSL_MODES =
       Set.of("disable", "allow", "prefer", "require", "verify-ca", "verify-full");
@@ -103,7 +116,11 @@ public record PostgresWalUri(
     Objects.requireNonNull(database, "database");
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(password, "password");
-    Objects.requireNonNull(sslMode, "sslMode");
+    driver = new TreeMap<>(Objects.requireNonNull(driver, "driver"));
+    if (!DRIVER_PARAMETERS.containsAll(driver.keySet())) {
+      throw new IllegalArgumentException("not a driver parameter: " + driver.keySet());
+    }
+    driver = Collections.unmodifiableMap(driver);
     Objects.requireNonNull(batchInterval, "batchInterval");
     if (host.isEmpty()) {
       throw new IllegalArgumentException("the host of the WAL URI is empty");
@@ -114,13 +131,14 @@ public record PostgresWalUri(
     if (port < 1 || port > 65535) {
       throw new IllegalArgumentException("port " + port + " is not in 1..65535");
     }
-    sslMode.ifPresent(
-        mode -> {
-          if (!SSL_MODES.contains(mode)) {
-            throw new IllegalArgumentException(
-                SSL_MODE + "=" + mode + " is not one of " + String.join(", ", SSL_MODES));
-          }
-        });
+    Optional.ofNullable(driver.get(SSL_MODE))
+        .ifPresent(
+            mode -> {
+              if (!SSL_MODES.contains(mode)) {
+                throw new IllegalArgumentException(
+                    SSL_MODE + "=" + mode + " is not one of " + String.join(", ", SSL_MODES));
+              }
+            });
     inRange(SEGMENT_BYTES, segmentBytes, MIN_SEGMENT_BYTES, MAX_SEGMENT_BYTES);
     inRange(SEGMENTS, segments, 2, MAX_SEGMENTS);
     if (batchInterval.isNegative() || batchInterval.compareTo(WalConfig.MAX_BATCH_INTERVAL) > 0) {
@@ -156,7 +174,7 @@ public record PostgresWalUri(
         database,
         user,
         password,
-        Optional.empty(),
+        Map.of(),
         64L << 20,
         8,
         Duration.ofMillis(1),
@@ -237,7 +255,8 @@ public record PostgresWalUri(
     text.append('&').append(MAX_INFLIGHT).append('=').append(maxInflight);
     text.append('&').append(MAX_UNFLUSHED_BYTES).append('=').append(maxUnflushedBytes);
     text.append('&').append(ALLOW_UNSAFE).append('=').append(allowUnsafe);
-    sslMode.ifPresent(mode -> text.append('&').append(SSL_MODE).append('=').append(mode));
+    driver.forEach(
+        (name, value) -> text.append('&').append(name).append('=').append(encode(value)));
     return text.toString();
   }
 
@@ -255,7 +274,7 @@ public record PostgresWalUri(
             .append(URLEncoder.encode(database, StandardCharsets.UTF_8))
             .append("?ApplicationName=")
             .append(APPLICATION_NAME);
-    sslMode.ifPresent(mode -> url.append("&sslmode=").append(mode));
+    driver.forEach((name, value) -> url.append('&').append(name).append('=').append(encode(value)));
     return url.toString();
   }
 
@@ -298,7 +317,7 @@ public record PostgresWalUri(
         database,
         user,
         password,
-        Optional.ofNullable(parameters.get(SSL_MODE)),
+        driverParameters(parameters),
         bytes(parameters, SEGMENT_BYTES, segmentBytes),
         count(parameters, SEGMENTS, segments),
         parameters.containsKey(BATCH_INTERVAL)
@@ -310,6 +329,21 @@ public record PostgresWalUri(
         parameters.containsKey(ALLOW_UNSAFE)
             ? WalConfig.parseBoolean(ALLOW_UNSAFE, parameters.get(ALLOW_UNSAFE))
             : allowUnsafe);
+  }
+
+  private static Map<String, String> driverParameters(Map<String, String> parameters) {
+    Map<String, String> driver = new TreeMap<>();
+    parameters.forEach(
+        (name, value) -> {
+          if (DRIVER_PARAMETERS.contains(name)) {
+            driver.put(name, value);
+          }
+        });
+    return driver;
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 
   private static long bytes(Map<String, String> parameters, String name, long otherwise) {

@@ -45,7 +45,7 @@ class PostgresWalUriTest {
     assertThat(uri.maxInflight()).isEqualTo(8);
     assertThat(uri.maxUnflushedBytes()).isEqualTo(200L << 20);
     assertThat(uri.allowUnsafe()).isTrue();
-    assertThat(uri.sslMode()).contains("require");
+    assertThat(uri.driver()).containsEntry("sslmode", "require");
 
     WalConfig config = uri.walConfig();
     assertThat(config.batchInterval()).isEqualTo(Duration.ofNanos(500_000));
@@ -59,6 +59,19 @@ class PostgresWalUriTest {
                     "postgres://h/d?segmentBytes=65536&maxUnflushedBytes=65536&maxBytesInBatch=4096")
                 .segmentBytes())
         .isEqualTo(65536);
+  }
+
+  @Test
+  void aSocketFactoryReachesTheDriverAsGiven() {
+    // How the extension reaches its own server over the Unix socket.
+    PostgresWalUri uri =
+        PostgresWalUri.parse(
+            "postgres://postgres@localhost:5433/postgres?socketFactory=org.example.Unix"
+                + "&socketFactoryArg=%2Fvar%2Frun%2Fpostgresql%2F.s.PGSQL.5433");
+    assertThat(uri.jdbcUrl())
+        .contains("&socketFactory=org.example.Unix")
+        .contains("&socketFactoryArg=%2Fvar%2Frun%2Fpostgresql%2F.s.PGSQL.5433");
+    assertThat(PostgresWalUri.parse(uri.redacted()).jdbcUrl()).isEqualTo(uri.jdbcUrl());
   }
 
   @Test
