@@ -38,7 +38,8 @@ export default defineConfig({
           text: 'The engine (s3stream)',
           items: [
             { text: 'The engine', link: '/docs/engine' },
-            { text: 'Object storage URIs', link: '/docs/object-storage' }
+            { text: 'Object storage URIs', link: '/docs/object-storage' },
+            { text: 'Choosing a WAL', link: '/docs/wal' }
           ]
         },
         {
