@@ -19,17 +19,18 @@
 #     truncated, not deleted from, so no dead rows pile up for vacuum. Written at --ring-rate
 #     records/s (2000), 16 writers; the MiB column is what was acknowledged.
 #
-# Usage: scripts/bench-wal.sh [--duration 20s] [--warmup 3s] [--writers 64] [--only s3,postgres]
+# Usage: scripts/bench-wal.sh [--duration 20s] [--warmup 10s] [--writers 64] [--only s3,postgres]
 #          [--ring 'segmentBytes=4MiB&segments=4&maxUnflushedBytes=8MiB'] [--ring-rate 2000] [--keep]
 # Needs a JDK >= 21, Maven (bin/pico builds itself; S3Proxy's classpath is resolved by Maven), a
 # Postgres on 127.0.0.1:5432 where user postgres may create databases without a password
 # (PICO_BENCH_PG overrides: postgres://user@host:port), psql, curl and jq. Prints a Markdown table
 # to stdout, progress to stderr; the node logs are in the temp dir it names (kept with --keep).
-# About 4 minutes with the defaults on a quiet 2-core machine.
+# About 5 minutes with the defaults on a quiet 2-core machine. The warm-up is long because the
+# node starts cold: its first seconds run interpreted.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 duration=20s
-warmup=3s
+warmup=10s
 writers=64
 only=s3,postgres
 ring='segmentBytes=4MiB&segments=4&maxUnflushedBytes=8MiB'
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
     --ring) ring="$2"; shift 2 ;;
     --ring-rate) ring_rate="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-wal.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
