@@ -6,15 +6,16 @@
 #     `pico serve`'s after the same benchmark;
 #  3. appends: `pico bench --write-only` (1 KiB records) with 1 writer and with --writers writers,
 #     through the extension's node, then through `pico serve` whose metadata log is in another
-#     database of the same cluster (the extension's node stays up, idle), file:// storage for both.
-# Usage: scripts/bench-extension.sh [--duration 20s] [--warmup 3s] [--writers 64] [--starts 3] [--keep]
+#     database of the same cluster (the extension's node stays up, idle); both keep their WAL in
+#     their database (the Postgres WAL, the extension's default), file:// storage for both.
+# Usage: scripts/bench-extension.sh [--duration 20s] [--warmup 10s] [--writers 64] [--starts 3] [--keep]
 # Run as root (it installs the extension; the cluster runs as postgres), after a build
 # (picomq/pico-cli/target/pico.jar). Needs Debian's postgresql-15, curl and jq. Prints a
 # Markdown report to stdout, progress to stderr. About 3 minutes with the defaults.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 duration=20s
-warmup=3s
+warmup=10s
 writers=64
 starts=3
 keep=0
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
     --writers) writers="$2"; shift 2 ;;
     --starts) starts="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-extension.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -121,6 +122,7 @@ runuser -u postgres -- "$pgbin/psql" -X -q -h "$work" -p "$pg_port" -d postgres 
 mkdir -p "$work/serve-objects"
 "$root/bin/pico" serve --listen "127.0.0.1:$serve_port" --admin-listen "127.0.0.1:$serve_admin" \
   --meta-url "postgres://postgres@127.0.0.1:$pg_port/serve_bench" \
+  --wal "postgres://postgres@127.0.0.1:$pg_port/serve_bench" \
   --storage "-2@file://$work/serve-objects" >"$work/serve.log" 2>&1 &
 serve_pid=$!
 wait_ready "$serve_admin"
