@@ -16,6 +16,7 @@ import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.StorageHealth;
 import io.picomq.s3stream.api.StreamEngine;
 import io.picomq.server.metadata.Failover;
+import io.picomq.server.metadata.HandoffCompletions;
 import io.picomq.server.metadata.Maintenance;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.metadata.NodeIdentity;
@@ -153,6 +154,7 @@ public final class Node implements AutoCloseable {
     liveness.start();
     plane.addListener(view -> watchStanding(view.state()));
     plane.start();
+    HandoffCompletions handoffCompletions = new HandoffCompletions(plane);
     EngineConfig.Builder engineConfig =
         EngineConfig.builder()
             .nodeId(config.nodeId())
@@ -166,7 +168,7 @@ public final class Node implements AutoCloseable {
         S3Stream.builder()
             .config(engineConfig.build())
             .storage(config.storage())
-            .streamManager(new PlaneStreamManager(plane))
+            .streamManager(new PlaneStreamManager(plane, handoffCompletions))
             .objectManager(new PlaneObjectManager(plane, clock))
             .clock(clock)
             .meterRegistry(metrics);
@@ -198,7 +200,7 @@ public final class Node implements AutoCloseable {
     failover = new Failover(plane, liveness, engine::takeOver);
     failover.start();
     // Each node does its part of the transfers it sees: hands off, completes, falls back.
-    transfers = new Transfers(plane, liveness, service::handOff);
+    transfers = new Transfers(plane, liveness, service::handOff, handoffCompletions);
     transfers.start();
     expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
     ConnectionLimits protocolLimits = connectionLimits();
