@@ -201,8 +201,12 @@ public final class Arrivals implements AutoCloseable {
     try {
       opener.open(name);
     } catch (RuntimeException e) {
-      LOG.info(
-          "opening {} as it arrived failed; its first request opens it: {}", name, e.toString());
+      if (closed) {
+        LOG.debug("opening {} as it arrived stopped with the node: {}", name, e.toString());
+      } else {
+        LOG.info(
+            "opening {} as it arrived failed; its first request opens it: {}", name, e.toString());
+      }
     } finally {
       opens.release();
     }
