@@ -16,6 +16,7 @@ import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.StorageHealth;
 import io.picomq.s3stream.api.StreamEngine;
 import io.picomq.server.metadata.Failover;
+import io.picomq.server.metadata.HandoffCompletions;
 import io.picomq.server.metadata.Maintenance;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.metadata.NodeIdentity;
@@ -24,6 +25,7 @@ import io.picomq.server.metadata.PlaneObjectManager;
 import io.picomq.server.metadata.PlaneStreamManager;
 import io.picomq.server.metadata.Transfers;
 import io.picomq.server.routing.ViewRouter;
+import io.picomq.server.service.Arrivals;
 import io.picomq.server.service.EngineStreamService;
 import io.picomq.sql.backend.BackendOptions;
 import io.picomq.sql.liveness.NodeState;
@@ -61,9 +63,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start order: liveness (the node owns a live row before it registers), metadata plane (catch
  * up, register this process), engine (recover the WAL of earlier processes), stream service,
- * maintenance, failover (taking over dead nodes' WALs) and transfers, protocol listener, admin
- * listener; only then is it ready. Stop order is the reverse: fail readiness, drain and close the
- * listeners, stop failover, flush and stop the engine (which closes its streams in the metadata
+ * maintenance, failover (taking over dead nodes' WALs), transfers and arrivals, protocol listener,
+ * admin listener; only then is it ready. Stop order is the reverse: fail readiness, drain and close
+ * the listeners, stop failover, flush and stop the engine (which closes its streams in the metadata
  * plane), stop maintenance, delete the liveness row, leave the plane.
  *
  * <p>Threading: {@link #start} and {@link #stop} block and are called by one thread; the accessors
@@ -102,6 +104,7 @@ public final class Node implements AutoCloseable {
   private Maintenance maintenance;
   private Failover failover;
   private Transfers transfers;
+  private Arrivals arrivals;
   private Frontend frontend;
   private AdminListener admin;
   private Thread expiry;
@@ -154,6 +157,7 @@ public final class Node implements AutoCloseable {
     liveness.start();
     plane.addListener(view -> watchStanding(view.state()));
     plane.start();
+    HandoffCompletions handoffCompletions = new HandoffCompletions(plane);
     EngineConfig.Builder engineConfig =
         EngineConfig.builder()
             .nodeId(config.nodeId())
@@ -167,7 +171,7 @@ public final class Node implements AutoCloseable {
         S3Stream.builder()
             .config(engineConfig.build())
             .storage(config.storage())
-            .streamManager(new PlaneStreamManager(plane))
+            .streamManager(new PlaneStreamManager(plane, handoffCompletions))
             .objectManager(new PlaneObjectManager(plane, clock))
             .clock(clock)
             .meterRegistry(metrics);
@@ -199,8 +203,11 @@ public final class Node implements AutoCloseable {
     failover = new Failover(plane, liveness, engine::takeOver);
     failover.start();
     // Each node does its part of the transfers it sees: hands off, completes, falls back.
-    transfers = new Transfers(plane, liveness, service::handOff);
+    transfers = new Transfers(plane, liveness, service::handOff, handoffCompletions);
     transfers.start();
+    // Streams that arrive here open elsewhere (a transfer, a takeover) are opened at once.
+    arrivals = new Arrivals(plane, liveness::mayAcknowledge, service::openArrived);
+    arrivals.start();
     expiry = Thread.ofVirtual().name("picomq-expiry").start(this::expireLoop);
     ConnectionLimits protocolLimits = connectionLimits();
     // Both listeners answer to the advertised name too: redirects from other nodes point there.
@@ -435,6 +442,10 @@ public final class Node implements AutoCloseable {
     if (expiry != null) {
       expiry.interrupt();
       expiry = null;
+    }
+    if (arrivals != null) {
+      arrivals.close();
+      arrivals = null;
     }
     if (transfers != null) {
       transfers.close();

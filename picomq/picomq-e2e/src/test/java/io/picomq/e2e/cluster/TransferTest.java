@@ -178,6 +178,33 @@ class TransferTest {
     }
   }
 
+  @Test
+  void aStreamThatMovedOpenIsOpenOnItsTargetBeforeAnyRequestForIt() throws Exception {
+    ServerProcess one = cluster.node(1);
+    cluster.node(2);
+    String name = "/arriving";
+    try (PicoClient client = PicoClient.builder().endpoint(one.endpoint()).build()) {
+      client.create(name, CreateOptions.builder().contentType("text/plain").build());
+      client.append(name, List.of(Record.of("before the move")));
+      int source = stream(one, name).path("owner").asInt();
+      assertThat(isOpenOnlyOn(one, name, source)).isTrue();
+      int target = source == 1 ? 2 : 1;
+
+      transfer(one, name, target);
+      // Only the admin API from here on, which reads the metadata and opens nothing: the target
+      // opened the stream as it arrived.
+      Awaitility.await("the stream open on node " + target + " without a request")
+          .atMost(MOVE)
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> isOpenOnlyOn(one, name, target));
+
+      client.append(name, List.of(Record.of("after the move")));
+      assertThat(ChaosLoad.readAll(client, name))
+          .extracting(ReadRecord::bodyAsString)
+          .containsExactly("before the move", "after the move");
+    }
+  }
+
   private boolean isOpenOnlyOn(ServerProcess admin, String name, int node) throws Exception {
     JsonNode stream = stream(admin, name);
     return stream.path("owner").asInt() == node

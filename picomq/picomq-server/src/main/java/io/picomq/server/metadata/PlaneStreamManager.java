@@ -15,9 +15,15 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class PlaneStreamManager implements StreamManager {
   private final MetadataPlane plane;
+  private final HandoffCompletions completions;
 
-  public PlaneStreamManager(MetadataPlane plane) {
+  /**
+   * @param completions told of every close this node proposes, so a handoff's completion follows
+   *     its close into the log at once
+   */
+  public PlaneStreamManager(MetadataPlane plane, HandoffCompletions completions) {
     this.plane = plane;
+    this.completions = completions;
   }
 
   @Override
@@ -64,10 +70,11 @@ public final class PlaneStreamManager implements StreamManager {
   @Override
   public CompletableFuture<Void> closeStream(long streamId, long epoch) {
     NodeIdentity me = plane.identity();
-    return engineFuture(
-        plane
-            .proposeAccepted(new Command.CloseStream(streamId, epoch, me.nodeId(), me.nodeEpoch()))
-            .thenApply(outcome -> null));
+    CompletableFuture<Outcome> closed =
+        plane.proposeAccepted(
+            new Command.CloseStream(streamId, epoch, me.nodeId(), me.nodeEpoch()));
+    completions.closing(streamId, epoch);
+    return engineFuture(closed.thenApply(outcome -> null));
   }
 
   @Override

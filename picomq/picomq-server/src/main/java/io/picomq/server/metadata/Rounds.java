@@ -9,11 +9,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a round of background work every {@code interval} (or sooner, when {@linkplain #wake woken})
- * on one virtual thread until closed: what {@link Maintenance}, {@link Failover} and {@link
- * Transfers} share. A round that throws is logged and the next one runs on time; {@link #close()}
- * wakes the thread and waits (bounded) for the round in progress.
+ * on one virtual thread until closed: what {@link Maintenance}, {@link Failover}, {@link Transfers}
+ * and the service's {@code Arrivals} share. A round that throws is logged and the next one runs on
+ * time; {@link #close()} wakes the thread and waits (bounded) for the round in progress.
  */
-final class Rounds implements AutoCloseable {
+public final class Rounds implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Rounds.class);
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
@@ -35,13 +35,13 @@ final class Rounds implements AutoCloseable {
   /**
    * @param name the thread's name, and what a failed round's log line names
    */
-  Rounds(String name, Duration interval, Runnable round) {
+  public Rounds(String name, Duration interval, Runnable round) {
     this.name = name;
     this.interval = interval;
     this.round = round;
   }
 
-  void start() {
+  public void start() {
     lock.lock();
     try {
       if (thread == null && !closed) {
@@ -63,7 +63,7 @@ final class Rounds implements AutoCloseable {
   }
 
   /** Runs the next round now rather than at its time (or right after the one in progress). */
-  void wake() {
+  public void wake() {
     lock.lock();
     try {
       woken = true;

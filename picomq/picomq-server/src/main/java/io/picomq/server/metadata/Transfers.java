@@ -11,6 +11,7 @@ import io.picomq.sql.log.ViewListener;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -24,7 +25,9 @@ import org.slf4j.LoggerFactory;
  *   <li>The <b>source</b> (the process holding the stream open) hands it off: stops its appends,
  *       waits for the ones it took, closes the stream at its epoch ({@link Source}), and proposes
  *       {@link Command.CompleteTransfer} with that epoch, which re-points the stream to the target.
- *       Requests meanwhile are routed to the target, which parks them until the stream arrives.
+ *       The completion is offered to the log right behind the close ({@link HandoffCompletions}),
+ *       not once the close is applied. Requests meanwhile are routed to the target, which parks
+ *       them until the stream arrives.
  *   <li>A stream already closed at the transfer's epoch (the source closed it and died before
  *       completing, its next process's recovery closed it, or a node that took the source over did)
  *       is completed by the target or the source, whichever sees it.
@@ -60,15 +63,35 @@ public final class Transfers implements AutoCloseable {
   private final MetadataPlane plane;
   private final NodeLiveness liveness;
   private final Source source;
+  private final HandoffCompletions completions;
   private final Rounds rounds;
-  private final Set<Long> handingOff = ConcurrentHashMap.newKeySet();
+
+  /** The streams being handed off now, by id: one handoff per stream at a time. */
+  private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
+
+  /**
+   * The transfers this node handed off (the stream is closed here), until a round's view no longer
+   * shows them pending. A round that reads a view from before its completion was applied sees the
+   * stream still open here and must not hand it off again (the engine has it closed: the handoff
+   * would fail with a warning). Kept by transfer, not by stream id: a later transfer of the same
+   * stream is another record (another epoch at least) and is handed off as usual, however soon it
+   * follows.
+   */
+  private final Set<PendingTransfer> handedOff = ConcurrentHashMap.newKeySet();
+
   private final AtomicReference<Map<Long, PendingTransfer>> lastSeen = new AtomicReference<>();
   private final ViewListener<MetadataState> onApplied;
 
-  public Transfers(MetadataPlane plane, NodeLiveness liveness, Source source) {
+  /**
+   * @param completions where a handoff announces its completion, so it follows the close into the
+   *     log at once (the engine's closes go through {@link PlaneStreamManager})
+   */
+  public Transfers(
+      MetadataPlane plane, NodeLiveness liveness, Source source, HandoffCompletions completions) {
     this.plane = plane;
     this.liveness = liveness;
     this.source = source;
+    this.completions = completions;
     this.rounds = new Rounds("picomq-transfers", ROUND, this::roundIfInStanding);
     this.onApplied =
         view -> {
@@ -87,15 +110,19 @@ public final class Transfers implements AutoCloseable {
 
   private void roundIfInStanding() {
     if (plane.healthy() && liveness.mayAcknowledge()) {
-      runRound();
+      runRound(plane.state());
     }
   }
 
-  /** One round: this node's part of every pending transfer. */
-  void runRound() {
+  /**
+   * One round on {@code state}, a view of the log (the latest when the round began: a completion
+   * may be applied while the round runs): this node's part of every pending transfer in it.
+   */
+  void runRound(MetadataState state) {
     NodeIdentity me = plane.identity();
-    MetadataState state = plane.state();
-    for (PendingTransfer transfer : state.pendingTransfers().values()) {
+    Map<Long, PendingTransfer> pending = state.pendingTransfers();
+    handedOff.removeIf(transfer -> !transfer.equals(pending.get(transfer.streamId())));
+    for (PendingTransfer transfer : pending.values()) {
       StreamEntry stream = state.stream(transfer.streamId()).orElse(null);
       if (stream == null) {
         continue;
@@ -129,35 +156,47 @@ public final class Transfers implements AutoCloseable {
   }
 
   private void startHandOff(PendingTransfer transfer) {
-    if (handingOff.size() >= MAX_HANDOFFS || !handingOff.add(transfer.streamId())) {
+    long streamId = transfer.streamId();
+    if (inFlight.size() >= MAX_HANDOFFS || !inFlight.add(streamId)) {
       return; // under way, or the next round starts it
     }
-    Thread.ofVirtual()
-        .name("picomq-handoff-" + transfer.streamId())
-        .start(
-            () -> {
-              try {
-                long started = System.nanoTime();
-                long epoch = source.handOff(transfer.streamId());
-                propose(
-                    new Command.CompleteTransfer(transfer.streamId(), epoch),
-                    "completed",
-                    transfer);
-                LOG.debug(
-                    "handed stream {} off to node {} in {} ms",
-                    transfer.streamId(),
-                    transfer.toNodeId(),
-                    (System.nanoTime() - started) / 1_000_000);
-              } catch (RuntimeException e) {
-                LOG.warn(
-                    "handing stream {} off to node {} failed; retrying next round: {}",
-                    transfer.streamId(),
-                    transfer.toNodeId(),
-                    e.toString());
-              } finally {
-                handingOff.remove(transfer.streamId());
-              }
-            });
+    // Checked after taking the stream id: a handoff records its transfer before it lets the id go.
+    if (handedOff.contains(transfer)) {
+      inFlight.remove(streamId);
+      return;
+    }
+    Thread.ofVirtual().name("picomq-handoff-" + streamId).start(() -> handOff(transfer));
+  }
+
+  /** On the handoff's own thread: closes the stream here and completes the transfer. */
+  private void handOff(PendingTransfer transfer) {
+    long streamId = transfer.streamId();
+    HandoffCompletions.Expected completion = completions.expect(streamId, transfer.epoch());
+    try {
+      long started = System.nanoTime();
+      long epoch = source.handOff(streamId);
+      handedOff.add(transfer);
+      // Offered behind the close already, unless the close was not this process's proposal.
+      CompletableFuture<Result> completed =
+          completion
+              .completion()
+              .orElseGet(() -> plane.propose(new Command.CompleteTransfer(streamId, epoch)));
+      report(completed.join(), "completed", transfer);
+      LOG.debug(
+          "handed stream {} off to node {} in {} ms",
+          streamId,
+          transfer.toNodeId(),
+          (System.nanoTime() - started) / 1_000_000);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "handing stream {} off to node {} failed; retrying next round: {}",
+          streamId,
+          transfer.toNodeId(),
+          e.toString());
+    } finally {
+      completions.forget(completion);
+      inFlight.remove(streamId);
+    }
   }
 
   /**
@@ -165,7 +204,11 @@ public final class Transfers implements AutoCloseable {
    * which is fine.
    */
   private void propose(Command command, String what, PendingTransfer transfer) {
-    switch (plane.propose(command).join()) {
+    report(plane.propose(command).join(), what, transfer);
+  }
+
+  private static void report(Result result, String what, PendingTransfer transfer) {
+    switch (result) {
       case Result.Ok ok -> LOG.info("transfer {}: {}", what, transfer);
       case Result.Redundant redundant -> LOG.debug("transfer {} already: {}", what, transfer);
       case Result.Rejected rejected ->

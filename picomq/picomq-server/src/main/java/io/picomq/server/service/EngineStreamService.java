@@ -306,6 +306,21 @@ public final class EngineStreamService implements StreamService {
   }
 
   /**
+   * Opens {@code name} on this node ahead of its first request, as that request would ({@link
+   * #lookup}): the stream just arrived here open elsewhere ({@link Arrivals}). Nothing happens when
+   * it is loaded already; a load under way is waited for rather than repeated. Blocks (bounded by
+   * the request timeout); call it on a virtual thread.
+   *
+   * @throws StreamUnavailableException when the stream does not route here (it moved on) or storage
+   *     or the metadata log does not answer in time
+   */
+  public void openArrived(String name) {
+    if (loaded.published(name).isEmpty()) {
+      lookup(name);
+    }
+  }
+
+  /**
    * Expires whatever is loaded and past its time; the node calls it every second. Looks only at the
    * streams whose queued deadline passed: one whose activity moved its deadline is queued again,
    * one that is due is ended through {@link #lookup} as any access would. A stream that fails to

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The source's side of a transfer (the brief's section 5): stops taking appends for the stream,
@@ -22,6 +24,8 @@ import java.util.concurrent.CompletableFuture;
  * <p>Threading: blocks (bounded, {@link ServiceFailures}); call it on a virtual thread.
  */
 final class Handoffs {
+  private static final Logger LOG = LoggerFactory.getLogger(Handoffs.class);
+
   private final LoadedStreams loaded;
   private final EngineStreams engineStreams;
   private final ServiceFailures failures;
@@ -69,8 +73,16 @@ final class Handoffs {
     } finally {
       stream.lock.unlock();
     }
+    long started = System.nanoTime();
     failures.await(taken);
+    long settled = System.nanoTime();
     failures.await(stream.own.close());
+    // The source's steps, for the transfer's own line ("handed stream N off ... in X ms").
+    LOG.debug(
+        "stream {}: appends durable in {} ms, closed (uploaded, closed in the log) in {} ms",
+        streamId,
+        (settled - started) / 1_000_000,
+        (System.nanoTime() - settled) / 1_000_000);
     loaded.handedOff(stream);
     List<CompletableFuture<Void>> waiting = new ArrayList<>();
     stream.lock.lock();

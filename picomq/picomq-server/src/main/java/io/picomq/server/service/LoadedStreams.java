@@ -336,9 +336,12 @@ final class LoadedStreams {
       return Optional.empty();
     }
     Registration stored = decode(name, value.get());
+    long started = System.nanoTime();
     incoming.awaitArrival(name, stored.streamId());
     refuseUnlessRoutedHere(name);
+    long arrived = System.nanoTime();
     Stream own = engineStreams.open(stored.streamId());
+    long opened = System.nanoTime();
     Segment segment = stored.own();
     long tail = segment.seqStart() + own.confirmOffset() - segment.offsetStart();
     Registration registration = writer.replayStamps(stored, own, tail);
@@ -368,6 +371,13 @@ final class LoadedStreams {
     }
     live.put(name, stream); // the slot is ours: nothing else publishes this name meanwhile
     track(stream);
+    // Where a first request's time goes, the target's side of a transfer in particular.
+    LOG.debug(
+        "loaded {}: {} ms waiting for a transfer here, {} ms opening, {} ms reading the tail",
+        name,
+        (arrived - started) / 1_000_000,
+        (opened - arrived) / 1_000_000,
+        (System.nanoTime() - opened) / 1_000_000);
     return Optional.of(stream);
   }
 }

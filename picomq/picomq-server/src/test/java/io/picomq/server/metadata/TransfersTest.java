@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.picomq.meta.apply.Outcome;
 import io.picomq.meta.command.Command;
+import io.picomq.meta.state.KvValue;
+import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.StreamEntry;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +33,7 @@ class TransfersTest {
   private MetadataPlane plane;
   private NodeLiveness liveness;
   private final List<Long> handedOff = new CopyOnWriteArrayList<>();
+  private HandoffCompletions completions;
   private long later;
 
   @BeforeEach
@@ -40,6 +44,7 @@ class TransfersTest {
             new NodeIdentity(1, EPOCH, "http://127.0.0.1:1", 1),
             Clock.systemUTC());
     plane.start();
+    completions = new HandoffCompletions(plane);
     liveness = plane.liveness(Duration.ofSeconds(10));
     liveness.start();
     later = Clock.systemUTC().millis() + 3_600_000;
@@ -54,15 +59,17 @@ class TransfersTest {
   }
 
   private Transfers transfers() {
-    return new Transfers(
-        plane,
-        liveness,
+    return transfers(
         streamId -> {
           handedOff.add(streamId);
           long epoch = stream(streamId).epoch();
           plane.proposeAccepted(new Command.CloseStream(streamId, epoch, 1, EPOCH)).join();
           return epoch;
         });
+  }
+
+  private Transfers transfers(Transfers.Source source) {
+    return new Transfers(plane, liveness, source, completions);
   }
 
   private long openStream(int nodeId, long nodeEpoch) {
@@ -82,7 +89,7 @@ class TransfersTest {
     long id = openStream(1, EPOCH);
     plane.proposeAccepted(new Command.TransferStream(id, 2)).join();
 
-    transfers().runRound();
+    transfers().runRound(plane.state());
 
     Awaitility.await("the transfer completed")
         .atMost(Duration.ofSeconds(10))
@@ -100,7 +107,7 @@ class TransfersTest {
     long epoch = stream(id).epoch();
     plane.proposeAccepted(new Command.CloseStream(id, epoch, 2, later)).join();
 
-    transfers().runRound();
+    transfers().runRound(plane.state());
 
     assertThat(plane.state().pendingTransfers()).isEmpty();
     assertThat(stream(id).nodeId()).isEqualTo(1);
@@ -112,7 +119,7 @@ class TransfersTest {
     long id = openStream(1, EPOCH);
     plane.proposeAccepted(new Command.TransferStream(id, 3)).join();
 
-    transfers().runRound();
+    transfers().runRound(plane.state());
 
     assertThat(plane.state().pendingTransfers()).isEmpty();
     assertThat(stream(id).isOpen()).isTrue();
@@ -126,9 +133,104 @@ class TransfersTest {
     plane.proposeAccepted(new Command.RegisterNode(4, later, "http://127.0.0.1:4", 1)).join();
     plane.proposeAccepted(new Command.TransferStream(id, 4)).join();
 
-    transfers().runRound();
+    transfers().runRound(plane.state());
 
     assertThat(plane.state().pendingTransfers()).hasSize(1);
     assertThat(handedOff).isEmpty();
+  }
+
+  @Test
+  void aRoundOnAViewFromBeforeTheCompletionDoesNotHandTheStreamOffAgain() {
+    long id = openStream(1, EPOCH);
+    plane.proposeAccepted(new Command.TransferStream(id, 2)).join();
+    MetadataState beforeCompletion = plane.state();
+    Transfers transfers = transfers();
+
+    transfers.runRound(beforeCompletion);
+    Awaitility.await("the transfer completed")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> plane.state().pendingTransfers().isEmpty());
+    // A round that read the view just before the completion applied: the stream still open here.
+    transfers.runRound(beforeCompletion);
+
+    assertThat(handedOff).containsExactly(id);
+    assertThat(stream(id).nodeId()).isEqualTo(2);
+  }
+
+  @Test
+  void aLaterTransferOfTheSameStreamIsHandedOffAsUsual() {
+    long id = openStream(1, EPOCH);
+    plane.proposeAccepted(new Command.TransferStream(id, 2)).join();
+    MetadataState firstTransfer = plane.state();
+    Transfers transfers = transfers();
+    transfers.runRound(firstTransfer);
+    Awaitility.await("the first transfer completed")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> plane.state().pendingTransfers().isEmpty());
+    transfers.runRound(firstTransfer);
+
+    // Back here (a request opened it here again), and asked to move once more, with no round in
+    // between that saw no transfer pending.
+    plane.proposeAccepted(new Command.OpenStream(id, 1, EPOCH)).join();
+    plane.proposeAccepted(new Command.TransferStream(id, 2)).join();
+    transfers.runRound(plane.state());
+
+    Awaitility.await("the second transfer completed")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> plane.state().pendingTransfers().isEmpty());
+    assertThat(handedOff).containsExactly(id, id);
+    assertThat(stream(id).nodeId()).isEqualTo(2);
+  }
+
+  @Test
+  void theCompletionFollowsTheEnginesCloseIntoTheLogWithoutWaitingForItToApply() {
+    long id = openStream(1, EPOCH);
+    plane.proposeAccepted(new Command.TransferStream(id, 2)).join();
+    PlaneStreamManager engineSide = new PlaneStreamManager(plane, completions);
+    List<Boolean> completedBeforeTheSourceReturned = new CopyOnWriteArrayList<>();
+    Transfers transfers =
+        transfers(
+            streamId -> {
+              long epoch = stream(streamId).epoch();
+              engineSide.closeStream(streamId, epoch).join();
+              // Transfers proposes nothing before this returns: only the close's companion can
+              // complete the transfer now.
+              completedBeforeTheSourceReturned.add(awaitNoPendingTransfer(Duration.ofSeconds(10)));
+              return epoch;
+            });
+
+    transfers.runRound(plane.state());
+
+    Awaitility.await("the handoff returned")
+        .atMost(Duration.ofSeconds(15))
+        .until(() -> !completedBeforeTheSourceReturned.isEmpty());
+    assertThat(completedBeforeTheSourceReturned).containsExactly(true);
+    assertThat(stream(id).nodeId()).isEqualTo(2);
+    assertThat(stream(id).isOpen()).isFalse();
+  }
+
+  @Test
+  void aCloseThatDoesNotHandTheStreamOffProposesNoCompletion() {
+    long id = openStream(1, EPOCH);
+    plane.proposeAccepted(new Command.TransferStream(id, 2)).join();
+    long epoch = stream(id).epoch();
+    completions.expect(id, epoch + 1); // another epoch's handoff
+
+    new PlaneStreamManager(plane, completions).closeStream(id, epoch).join();
+    // Anything offered behind the close is applied before a command offered now.
+    plane.proposeAccepted(new Command.KvPut("barrier", KvValue.ofUtf8("x"))).join();
+
+    assertThat(plane.state().pendingTransfers()).containsKey(id);
+    assertThat(stream(id).nodeId()).isEqualTo(1);
+  }
+
+  /** Whether the view shows no transfer pending within {@code timeout}. */
+  private boolean awaitNoPendingTransfer(Duration timeout) {
+    try {
+      Awaitility.await().atMost(timeout).until(() -> plane.state().pendingTransfers().isEmpty());
+      return true;
+    } catch (ConditionTimeoutException stillPending) {
+      return false;
+    }
   }
 }

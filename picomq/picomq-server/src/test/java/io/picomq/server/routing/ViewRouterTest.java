@@ -8,6 +8,7 @@ import io.picomq.meta.command.Command;
 import io.picomq.s3stream.S3Stream;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.StreamEngine;
+import io.picomq.server.metadata.HandoffCompletions;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.metadata.NodeIdentity;
 import io.picomq.server.metadata.PlaneObjectManager;
@@ -38,7 +39,7 @@ class ViewRouterTest {
           S3Stream.builder()
               .config(EngineConfig.builder().nodeId(1).nodeEpoch(10).build())
               .storage("0@file://" + dir.resolve("objects"))
-              .streamManager(new PlaneStreamManager(plane))
+              .streamManager(new PlaneStreamManager(plane, new HandoffCompletions(plane)))
               .objectManager(new PlaneObjectManager(plane, Clock.systemUTC()))
               .build();
       engine.start().join();

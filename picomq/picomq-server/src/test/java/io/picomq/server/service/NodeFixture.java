@@ -4,6 +4,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.picomq.s3stream.S3Stream;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.StreamEngine;
+import io.picomq.server.metadata.HandoffCompletions;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.metadata.NodeIdentity;
 import io.picomq.server.metadata.PlaneObjectManager;
@@ -114,7 +115,7 @@ final class NodeFixture implements AutoCloseable {
                             .blockCacheSizeBytes(4 * EngineConfig.MIB))
                     .build())
             .storage(storage.uri())
-            .streamManager(new PlaneStreamManager(plane))
+            .streamManager(new PlaneStreamManager(plane, new HandoffCompletions(plane)))
             .objectManager(new PlaneObjectManager(plane, Clock.systemUTC()));
     if (storage.accessKey() != null) {
       builder.s3Credentials(storage.accessKey(), storage.secretKey());

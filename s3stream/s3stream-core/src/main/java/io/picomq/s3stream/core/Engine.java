@@ -158,7 +158,8 @@ public final class Engine implements StreamEngine {
             UploadSettings.DEFAULT_PREPARED_OBJECT_TTL);
     this.namespace = settings.namespace();
     this.uploader =
-        new ObjectUploader(dataStore, objectManager, settings, resources.allocator(), metrics);
+        new ObjectUploader(
+            dataStore, objectManager, settings, resources.allocator(), metrics, scheduler);
     this.committer = new CommitRetry(objectManager, scheduler, metrics);
     this.pipeline =
         new UploadPipeline(

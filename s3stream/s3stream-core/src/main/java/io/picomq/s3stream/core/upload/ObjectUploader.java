@@ -11,11 +11,13 @@ import io.picomq.s3stream.object.ObjectWriter;
 import io.picomq.s3stream.object.StreamRange;
 import io.picomq.s3stream.object.WrittenObject;
 import io.picomq.s3stream.objectstore.ObjectStore;
+import io.picomq.s3stream.time.Scheduler;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Writes one upload's data objects and returns the commit that would make them visible (it does not
@@ -33,7 +35,12 @@ import java.util.concurrent.CompletableFuture;
  *   commit(objectId 41, ranges [2, 3], streamObjects [40])
  * </pre>
  *
- * <p>Threading: stateless between calls; any thread.
+ * <p>Ids: an upload of one object takes the id reserved by the upload before it and reserves the
+ * next one (so the node holds one prepared id beyond what it uploads; an unused one expires with
+ * its TTL, as the ids of an upload that died do). An upload of several objects prepares its ids
+ * itself.
+ *
+ * <p>Threading: any thread; the only state kept between calls is the reserved id.
  */
 public final class ObjectUploader {
 
@@ -42,18 +49,35 @@ public final class ObjectUploader {
   private final UploadSettings settings;
   private final ByteBufAllocator allocator;
   private final EngineMetrics metrics;
+  private final Scheduler scheduler;
+  private final long reserveLifetimeNanos;
+
+  /**
+   * The id prepared ahead for the next upload of one object (most uploads: one stream-set object),
+   * or null. That upload then writes at once instead of waiting for a metadata round trip first,
+   * and closing a stream waits for an upload: a transfer's handoff is one such chain (figures in
+   * website/pages/docs/transfers.md). Any thread: taken and replaced atomically.
+   */
+  private final AtomicReference<Reserve> reserve = new AtomicReference<>();
+
+  /** An id whose preparation was asked for at {@code preparedNanos}. */
+  private record Reserve(CompletableFuture<Long> firstId, long preparedNanos) {}
 
   public ObjectUploader(
       ObjectStore store,
       ObjectManager objectManager,
       UploadSettings settings,
       ByteBufAllocator allocator,
-      EngineMetrics metrics) {
+      EngineMetrics metrics,
+      Scheduler scheduler) {
     this.store = store;
     this.objectManager = objectManager;
     this.settings = settings;
     this.allocator = allocator;
     this.metrics = metrics;
+    this.scheduler = scheduler;
+    // Used well within its TTL: the upload that takes it still has to write and commit.
+    this.reserveLifetimeNanos = settings.preparedObjectTtl().toNanos() / 2;
   }
 
   /**
@@ -83,13 +107,7 @@ public final class ObjectUploader {
     if (count == 0) {
       return CompletableFuture.failedFuture(new IllegalArgumentException("nothing to upload"));
     }
-    CompletableFuture<Long> prepared;
-    try {
-      prepared = objectManager.prepareObjects(count, settings.preparedObjectTtl());
-    } catch (RuntimeException e) {
-      prepared = CompletableFuture.failedFuture(e);
-    }
-    return prepared
+    return prepare(count)
         .whenComplete(
             (firstId, error) -> {
               if (error != null) {
@@ -97,6 +115,50 @@ public final class ObjectUploader {
               }
             })
         .thenCompose(firstId -> writeAll(orderId, firstId, own, shared, streams));
+  }
+
+  /**
+   * The first of {@code count} fresh object ids: for one, the id reserved ahead (and a new one
+   * reserved for the next upload), unless it is old or its preparation failed.
+   */
+  private CompletableFuture<Long> prepare(int count) {
+    if (count != 1) {
+      return prepareNow(count);
+    }
+    Reserve taken = reserve.getAndSet(null);
+    CompletableFuture<Long> firstId;
+    if (taken == null || scheduler.nanoTime() - taken.preparedNanos() > reserveLifetimeNanos) {
+      // An old reserve is left to expire, as the ids of an upload that failed are.
+      firstId = prepareNow(1);
+    } else {
+      firstId = taken.firstId().exceptionallyCompose(failed -> prepareNow(1));
+    }
+    reserveNext(); // after this upload's own prepare, which the log then applies first
+    return firstId;
+  }
+
+  /** Reserves an id for the next upload of one object, unless one is reserved already. */
+  private void reserveNext() {
+    Reserve next = new Reserve(new CompletableFuture<>(), scheduler.nanoTime());
+    if (reserve.compareAndSet(null, next)) {
+      prepareNow(1)
+          .whenComplete(
+              (firstId, error) -> {
+                if (error != null) {
+                  next.firstId().completeExceptionally(error);
+                } else {
+                  next.firstId().complete(firstId);
+                }
+              });
+    }
+  }
+
+  private CompletableFuture<Long> prepareNow(int count) {
+    try {
+      return objectManager.prepareObjects(count, settings.preparedObjectTtl());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   private CompletableFuture<CommitStreamSetObjectRequest> writeAll(

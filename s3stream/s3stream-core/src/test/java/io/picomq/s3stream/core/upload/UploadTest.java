@@ -6,7 +6,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.CommitStreamSetObjectRequest;
+import io.picomq.s3stream.api.CompactStreamObjectRequest;
 import io.picomq.s3stream.api.EngineConfig;
+import io.picomq.s3stream.api.ObjectManager;
 import io.picomq.s3stream.api.ObjectMetadata;
 import io.picomq.s3stream.api.ObjectMetadata.ObjectType;
 import io.picomq.s3stream.api.Stream;
@@ -19,6 +21,7 @@ import io.picomq.s3stream.object.ObjectNamespace;
 import io.picomq.s3stream.object.ObjectReader;
 import io.picomq.s3stream.objectstore.ObjectInfo;
 import io.picomq.s3stream.objectstore.ObjectStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +29,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -123,6 +127,111 @@ class UploadTest {
     assertThat(metadata.stream(stream.streamId()).endOffset()).isEqualTo(end);
     Stream reopened = engine.engine.openStream(stream.streamId()).get();
     assertThat(StreamReads.readAll(reopened, 0, end, 1 << 20)).hasSize((int) end);
+  }
+
+  @Test
+  void anUploadAfterTheFirstWritesWithoutWaitingForAPrepare() throws Exception {
+    InMemoryMetadata.Node node = metadata.register(1, 1);
+    HeldPrepares objects = new HeldPrepares(node, 0);
+    TestEngine engine = start(node, objects);
+    Stream first = engine.engine.openStream(metadata.createStream()).get();
+    append(first, 1, 100);
+    first.close().get(10, TimeUnit.SECONDS); // prepares its object's id, and one for the next
+    Awaitility.await("the id for the next upload prepared")
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> objects.answered.get() == 2);
+
+    objects.hold();
+    Stream second = engine.engine.openStream(metadata.createStream()).get();
+    append(second, 1, 100);
+    // A close waits for its upload: with a prepare first, this one would wait for the held one.
+    second.close().get(10, TimeUnit.SECONDS);
+
+    assertThat(metadata.commits()).hasSize(2);
+    assertThat(metadata.stream(second.streamId()).endOffset()).isEqualTo(1);
+    objects.release();
+  }
+
+  @Test
+  void anIdPreparedAheadThatFailedIsPreparedAgainWhenNeeded() throws Exception {
+    InMemoryMetadata.Node node = metadata.register(1, 1);
+    HeldPrepares objects = new HeldPrepares(node, 2); // the one prepared ahead fails
+    TestEngine engine = start(node, objects);
+    Stream first = engine.engine.openStream(metadata.createStream()).get();
+    append(first, 1, 100);
+    first.close().get(10, TimeUnit.SECONDS);
+
+    Stream second = engine.engine.openStream(metadata.createStream()).get();
+    append(second, 1, 100);
+    second.close().get(10, TimeUnit.SECONDS);
+
+    assertThat(metadata.commits()).hasSize(2);
+    assertThat(metadata.stream(second.streamId()).endOffset()).isEqualTo(1);
+  }
+
+  private TestEngine start(InMemoryMetadata.Node node, ObjectManager objects) throws Exception {
+    TestEngine engine =
+        storage.engine(1, 1, node, objects, storage.dataStore, storage.dataStore, c -> c);
+    engines.add(engine);
+    engine.engine.start().get(10, TimeUnit.SECONDS);
+    return engine;
+  }
+
+  /**
+   * The node's catalog, with a switch that holds every later {@code prepareObjects} until released,
+   * and one call (counted from 1; 0: none) that fails.
+   */
+  private static final class HeldPrepares implements ObjectManager {
+    private final ObjectManager delegate;
+    private final int failing;
+    private final AtomicInteger calls = new AtomicInteger();
+    final AtomicInteger answered = new AtomicInteger();
+    private final CompletableFuture<Void> released = new CompletableFuture<>();
+    private volatile boolean holding;
+
+    HeldPrepares(ObjectManager delegate, int failing) {
+      this.delegate = delegate;
+      this.failing = failing;
+    }
+
+    void hold() {
+      holding = true;
+    }
+
+    void release() {
+      released.complete(null);
+    }
+
+    @Override
+    public CompletableFuture<Long> prepareObjects(int count, Duration ttl) {
+      if (calls.incrementAndGet() == failing) {
+        return CompletableFuture.failedFuture(new IllegalStateException("metadata is away"));
+      }
+      CompletableFuture<Void> gate = holding ? released : CompletableFuture.completedFuture(null);
+      return gate.thenCompose(ignored -> delegate.prepareObjects(count, ttl))
+          .whenComplete((id, error) -> answered.incrementAndGet());
+    }
+
+    @Override
+    public CompletableFuture<Void> commitStreamSetObject(CommitStreamSetObjectRequest request) {
+      return delegate.commitStreamSetObject(request);
+    }
+
+    @Override
+    public CompletableFuture<Void> compactStreamObject(CompactStreamObjectRequest request) {
+      return delegate.compactStreamObject(request);
+    }
+
+    @Override
+    public CompletableFuture<List<ObjectMetadata>> getObjects(
+        long streamId, long startOffset, long endOffset, int limit) {
+      return delegate.getObjects(streamId, startOffset, endOffset, limit);
+    }
+
+    @Override
+    public CompletableFuture<List<ObjectMetadata>> getStreamSetObjects() {
+      return delegate.getStreamSetObjects();
+    }
   }
 
   /** Holds the first PUT until released; lets later ones through. */
