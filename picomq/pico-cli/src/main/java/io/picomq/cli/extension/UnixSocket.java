@@ -27,6 +27,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Threading: one thread reads and one writes at a time (pgjdbc's use); {@link #close} may come
  * from any thread and wakes a blocked read or write.
+ *
+ * <p>Why not junixsocket, which offers such a socket factory: it loads a JNI library of its own,
+ * which here would run inside a Postgres backend process; the JDK's Unix-domain channels need no
+ * native code beyond the JVM's.
  */
 final class UnixSocket extends Socket {
   private final Path path;
