@@ -19,6 +19,13 @@ import java.util.Optional;
  */
 public record LivenessView(Map<Integer, LivenessRow> rows, long nowMillis, long readMillis) {
 
+  /**
+   * How long a process may take from choosing its epoch to writing its first row (opening the
+   * metadata database comes between). Only delays a verdict of dead: a process that registered has
+   * written its row, so one without a row after this long is gone.
+   */
+  public static final long STARTING_MILLIS = 10_000;
+
   /** The rows as read at {@code nowMillis}. */
   public LivenessView(Map<Integer, LivenessRow> rows, long nowMillis) {
     this(rows, nowMillis, nowMillis);
@@ -49,8 +56,10 @@ public record LivenessView(Map<Integer, LivenessRow> rows, long nowMillis, long 
    *
    * <ul>
    *   <li>{@link NodeState#DEAD} with no row, or a lapsed one (whatever its epoch), except:
-   *   <li>{@link NodeState#SUSPECT} with no row for a process that started after the rows were read
-   *       (a node that just joined; epochs come from the nodes' clocks, so one whose clock runs
+   *   <li>{@link NodeState#SUSPECT} with no row for a process that started less than {@link
+   *       #STARTING_MILLIS} before the rows were read, or after (a node that just joined or
+   *       restarted: it chose its epoch, its start time, before it wrote its first row, and that
+   *       row may not be in this read; epochs come from the nodes' clocks, so one whose clock runs
    *       ahead gets the benefit of the doubt for that long);
    *   <li>{@link NodeState#SUSPECT} when the row is not lapsed but was renewed more than half its
    *       TTL ago, or is an older process's (the one asked about has not renewed as far as this
@@ -61,9 +70,9 @@ public record LivenessView(Map<Integer, LivenessRow> rows, long nowMillis, long 
    */
   public NodeState state(int nodeId, long nodeEpoch) {
     LivenessRow row = rows.get(nodeId);
-    if (row == null && nodeEpoch > readMillis) {
-      // Started after the read (its epoch is its start time): its row, written before it
-      // registered, cannot be in this read yet.
+    if (row == null && nodeEpoch > readMillis - STARTING_MILLIS) {
+      // Started just before the read, or after it (its epoch is its start time): its first row,
+      // written before it registered, may not be in this read yet.
       return NodeState.SUSPECT;
     }
     if (row == null || row.lapsedAt(nowMillis)) {

@@ -19,14 +19,20 @@ class LivenessViewTest {
   }
 
   @Test
-  void aProcessThatStartedAfterTheReadIsSuspectUntilAReadWithoutItsRow() {
+  void aProcessThatWasStartingAtTheReadIsSuspectUntilAReadWithoutItsRow() {
     LivenessView read = viewAt(RENEWED_AT).later(3_000);
-    // Node 2 has no row: a process started before the read is dead, one started after it (a node
-    // that just joined, whose row this read could not see) is suspect, however old the view.
-    assertThat(read.state(2, RENEWED_AT - 1)).isEqualTo(NodeState.DEAD);
+    // Node 2 has no row. A process that started long enough before the read to have written its
+    // first row is dead. One that started just before the read (its row may come after it: it
+    // chose its epoch, then opened the database) or after it is suspect, however old the view.
+    long starting = LivenessView.STARTING_MILLIS;
+    assertThat(read.state(2, RENEWED_AT - starting)).isEqualTo(NodeState.DEAD);
+    assertThat(read.state(2, RENEWED_AT - starting + 1)).isEqualTo(NodeState.SUSPECT);
+    assertThat(read.state(2, RENEWED_AT - 1)).isEqualTo(NodeState.SUSPECT);
     assertThat(read.state(2, RENEWED_AT + 1)).isEqualTo(NodeState.SUSPECT);
     assertThat(read.later(60_000).state(2, RENEWED_AT + 1)).isEqualTo(NodeState.SUSPECT);
-    assertThat(viewAt(RENEWED_AT + 2).state(2, RENEWED_AT + 1)).isEqualTo(NodeState.DEAD);
+    // A later read without its row: gone.
+    assertThat(viewAt(RENEWED_AT + starting + 2).state(2, RENEWED_AT + 1))
+        .isEqualTo(NodeState.DEAD);
   }
 
   @ParameterizedTest(name = "node {0} epoch {1}, {2} ms after renewal: {3}")
