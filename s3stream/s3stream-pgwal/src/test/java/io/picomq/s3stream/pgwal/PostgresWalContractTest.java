@@ -1,7 +1,5 @@
 package io.picomq.s3stream.pgwal;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.wal.WalConfig;
 import io.picomq.s3stream.wal.WriteAheadLog;
@@ -13,8 +11,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The WAL contract on the machine's real Postgres. Each test is a fresh cluster (its own node row
@@ -28,25 +25,12 @@ class PostgresWalContractTest extends WriteAheadLogContract {
 
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
   private static final int NODE = 7;
-  private static TestDatabase database;
+  @RegisterExtension static final TestDatabase database = new TestDatabase();
 
   private ExecutorService owners;
   private PostgresWals wals;
   private String clusterId;
   private Connection stall;
-
-  @BeforeAll
-  static void createDatabase() throws SQLException {
-    assumeTrue(TestDatabase.available(), TestDatabase.SKIPPED);
-    database = TestDatabase.create();
-  }
-
-  @AfterAll
-  static void dropDatabase() throws SQLException {
-    if (database != null) {
-      database.close();
-    }
-  }
 
   @Override
   protected void createStorage() {

@@ -3,7 +3,6 @@ package io.picomq.s3stream.pgwal;
 import static io.picomq.s3stream.pgwal.WalTesting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.picomq.s3stream.time.Scheduler;
@@ -27,10 +26,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two processes' WALs for one node, each with its own pool: the newer epoch fences the older one in
@@ -39,25 +37,12 @@ import org.junit.jupiter.api.Test;
 class PostgresWalFencingTest {
 
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
-  private static TestDatabase database;
+  @RegisterExtension static final TestDatabase database = new TestDatabase();
 
   private final ExecutorService owners = Executors.newFixedThreadPool(2);
   private final String clusterId = "fencing-" + CLUSTERS.incrementAndGet();
   private PostgresWals first;
   private PostgresWals second;
-
-  @BeforeAll
-  static void createDatabase() throws SQLException {
-    assumeTrue(TestDatabase.available(), TestDatabase.SKIPPED);
-    database = TestDatabase.create();
-  }
-
-  @AfterAll
-  static void dropDatabase() throws SQLException {
-    if (database != null) {
-      database.close();
-    }
-  }
 
   @AfterEach
   void close() {

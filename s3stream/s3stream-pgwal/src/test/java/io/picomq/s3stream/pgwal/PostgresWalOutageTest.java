@@ -2,7 +2,6 @@ package io.picomq.s3stream.pgwal;
 
 import static io.picomq.s3stream.pgwal.WalTesting.await;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.wal.Recovery;
@@ -20,10 +19,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Database outages mid-load: the WAL's own backends terminated over and over, and the database
@@ -33,24 +31,11 @@ import org.junit.jupiter.api.Test;
 class PostgresWalOutageTest {
 
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
-  private static TestDatabase database;
+  @RegisterExtension static final TestDatabase database = new TestDatabase();
 
   private final ExecutorService owners = Executors.newFixedThreadPool(2);
   private final String clusterId = "outage-" + CLUSTERS.incrementAndGet();
   private PostgresWals wals;
-
-  @BeforeAll
-  static void createDatabase() throws SQLException {
-    assumeTrue(TestDatabase.available(), TestDatabase.SKIPPED);
-    database = TestDatabase.create();
-  }
-
-  @AfterAll
-  static void dropDatabase() throws SQLException {
-    if (database != null) {
-      database.close();
-    }
-  }
 
   @AfterEach
   void close() throws SQLException {

@@ -2,7 +2,6 @@ package io.picomq.s3stream.pgwal;
 
 import static io.picomq.s3stream.pgwal.WalTesting.await;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.picomq.s3stream.time.Scheduler;
@@ -21,34 +20,20 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The ring of slot tables under sustained load: wrap-around, waiting slots, bounded tables. */
 class PostgresWalRingTest {
 
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
   private static final int NODE = 1;
-  private static TestDatabase database;
+  @RegisterExtension static final TestDatabase database = new TestDatabase();
 
   private final ExecutorService owners = Executors.newFixedThreadPool(2);
   private final String clusterId = "ring-" + CLUSTERS.incrementAndGet();
   private PostgresWals wals;
-
-  @BeforeAll
-  static void createDatabase() throws SQLException {
-    assumeTrue(TestDatabase.available(), TestDatabase.SKIPPED);
-    database = TestDatabase.create();
-  }
-
-  @AfterAll
-  static void dropDatabase() throws SQLException {
-    if (database != null) {
-      database.close();
-    }
-  }
 
   @AfterEach
   void close() {

@@ -3,7 +3,6 @@ package io.picomq.s3stream.pgwal;
 import static io.picomq.s3stream.pgwal.WalTesting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.picomq.s3stream.time.Scheduler;
@@ -20,11 +19,10 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What an insert does when a row already holds its start offset: the row of an attempt whose answer
@@ -36,25 +34,12 @@ class PostgresWalRowsTest {
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
   private static final int NODE = 2;
   private static final long EPOCH = 9;
-  private static TestDatabase database;
+  @RegisterExtension static final TestDatabase database = new TestDatabase();
 
   private final ExecutorService owners = Executors.newFixedThreadPool(2);
   private final String clusterId = "rows-" + CLUSTERS.incrementAndGet();
   private PostgresWals wals;
   private WriteAheadLog wal;
-
-  @BeforeAll
-  static void createDatabase() throws SQLException {
-    assumeTrue(TestDatabase.available(), TestDatabase.SKIPPED);
-    database = TestDatabase.create();
-  }
-
-  @AfterAll
-  static void dropDatabase() throws SQLException {
-    if (database != null) {
-      database.close();
-    }
-  }
 
   @BeforeEach
   void open() {

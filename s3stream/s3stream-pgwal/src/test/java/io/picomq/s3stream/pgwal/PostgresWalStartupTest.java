@@ -3,7 +3,6 @@ package io.picomq.s3stream.pgwal;
 import static io.picomq.s3stream.pgwal.WalTesting.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.picomq.s3stream.time.Scheduler;
@@ -19,10 +18,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Start against the real server: the tables it creates, and the start-up checks with settings the
@@ -31,24 +29,11 @@ import org.junit.jupiter.api.Test;
 class PostgresWalStartupTest {
 
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
-  private static TestDatabase database;
+  @RegisterExtension static final TestDatabase database = new TestDatabase();
 
   private final ExecutorService owners = Executors.newFixedThreadPool(2);
   private final List<PostgresWals> opened = new ArrayList<>();
   private final String clusterId = "startup-" + CLUSTERS.incrementAndGet();
-
-  @BeforeAll
-  static void createDatabase() throws SQLException {
-    assumeTrue(TestDatabase.available(), TestDatabase.SKIPPED);
-    database = TestDatabase.create();
-  }
-
-  @AfterAll
-  static void dropDatabase() throws SQLException {
-    if (database != null) {
-      database.close();
-    }
-  }
 
   @AfterEach
   void closeAll() {

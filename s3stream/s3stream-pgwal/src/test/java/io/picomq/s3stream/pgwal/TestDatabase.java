@@ -1,5 +1,7 @@
 package io.picomq.s3stream.pgwal;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -11,45 +13,59 @@ import java.sql.Statement;
 import java.util.HexFormat;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A fresh database on the machine's Postgres ({@code PICOMQ_PG_URL}) for one test class, dropped at
- * the end. Statements the tests run themselves go through connections named {@code pgwal-test}, so
- * killing the WAL's own backends ({@code picomq-wal}) spares them.
+ * A fresh database on the machine's Postgres ({@code PICOMQ_PG_URL}) for one test class, as a JUnit
+ * extension: created before the class's first test, dropped after its last; without {@code
+ * PICOMQ_PG_URL} the class is skipped. Register it as {@code @RegisterExtension static final
+ * TestDatabase database = new TestDatabase();}. Statements the tests run themselves go through
+ * connections named {@code pgwal-test}, so killing the WAL's own backends ({@code picomq-wal})
+ * spares them.
  */
-final class TestDatabase implements AutoCloseable {
+final class TestDatabase implements BeforeAllCallback, AfterAllCallback {
 
   static final String SKIPPED =
       "PICOMQ_PG_URL is not set: the Postgres WAL tests are SKIPPED"
           + " (export PICOMQ_PG_URL=postgres://postgres@127.0.0.1:5432/test to run them)";
 
-  private final PostgresWalUri server;
-  private final String name;
+  // Set before the class's first test, by the thread that runs the tests.
+  private PostgresWalUri server;
+  private String name;
 
-  private TestDatabase(PostgresWalUri server, String name) {
-    this.server = server;
-    this.name = name;
+  @Override
+  public void beforeAll(ExtensionContext context) throws SQLException {
+    assumeTrue(available(), SKIPPED);
+    server = PostgresWalUri.parse(System.getenv("PICOMQ_PG_URL"));
+    name = "pgwal_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+    try (Connection admin = connect(server, server.database());
+        Statement statement = admin.createStatement()) {
+      statement.execute("CREATE DATABASE " + name);
+    }
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws SQLException {
+    if (name == null) {
+      return;
+    }
+    try (Connection admin = connect(server, server.database());
+        Statement statement = admin.createStatement()) {
+      statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    }
+    name = null;
   }
 
   /** True if {@code PICOMQ_PG_URL} names a server; prints why tests skip otherwise. */
-  static boolean available() {
+  private static boolean available() {
     String url = System.getenv("PICOMQ_PG_URL");
     if (url == null || url.isBlank()) {
       System.err.println("WARNING: " + SKIPPED);
       return false;
     }
     return true;
-  }
-
-  /** Creates {@code pgwal_<random>} on the server {@code PICOMQ_PG_URL} names. */
-  static TestDatabase create() throws SQLException {
-    PostgresWalUri server = PostgresWalUri.parse(System.getenv("PICOMQ_PG_URL"));
-    String name = "pgwal_" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-    try (Connection admin = connect(server, server.database());
-        Statement statement = admin.createStatement()) {
-      statement.execute("CREATE DATABASE " + name);
-    }
-    return new TestDatabase(server, name);
   }
 
   String name() {
@@ -131,14 +147,6 @@ final class TestDatabase implements AutoCloseable {
     try (Connection admin = connect(server, server.database());
         Statement statement = admin.createStatement()) {
       statement.execute("ALTER DATABASE " + name + " WITH ALLOW_CONNECTIONS " + allow);
-    }
-  }
-
-  @Override
-  public void close() throws SQLException {
-    try (Connection admin = connect(server, server.database());
-        Statement statement = admin.createStatement()) {
-      statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
   }
 
