@@ -83,11 +83,12 @@ export PICO_NO_BUILD=1
 export AWS_ACCESS_KEY_ID=picomq-access AWS_SECRET_ACCESS_KEY=picomq-secret AWS_REGION=us-east-1
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# new_database TAG: creates a fresh database, names it in $created_db and drops it at exit (not
+# in a command substitution: the list of databases to drop must grow in this shell).
 new_database() {
-  local db="bench_wal_$1_$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')"
-  psql_on postgres "CREATE DATABASE $db" >/dev/null
-  databases+=("$db")
-  echo "$db"
+  created_db="bench_wal_$1_$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')"
+  psql_on postgres "CREATE DATABASE $created_db" >/dev/null
+  databases+=("$created_db")
 }
 new_bucket() {
   local bucket="bench-wal-$1-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')"
@@ -107,7 +108,8 @@ node_admin=""
 start_node() {
   local name="$1"; shift
   local meta
-  meta="$(new_database "$name")"
+  new_database "$name"
+  meta="$created_db"
   node_port="$(free_port)"
   node_admin="$(free_port)"
   mkdir -p "$work/$name"
@@ -154,7 +156,8 @@ if wants s3; then
   stop_node
 fi
 if wants postgres; then
-  wal_db="$(new_database wal)"
+  new_database wal
+  wal_db="$created_db"
   start_node postgres --wal "$pg/$wal_db"
   bench postgres-seq --writers 1 --duration "$duration" --warmup "$warmup"
   before="$(xacts "$wal_db")"
@@ -169,7 +172,8 @@ if wants postgres; then
   stop_node
 
   # The ring: 5x its capacity through a small one.
-  ring_db="$(new_database ring)"
+  new_database ring
+  ring_db="$created_db"
   start_node ring --wal "$pg/$ring_db?$ring"
   capacity_mib="$(awk -v r="$ring" 'BEGIN {
     n = split(r, kv, "&"); seg = 64; count = 8
