@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -117,27 +118,22 @@ class DistTest {
     return output;
   }
 
-  private void awaitReady(int admin, Process server, Path log) throws Exception {
+  private void awaitReady(int admin, Process server, Path log) {
     URI ready = URI.create("http://127.0.0.1:" + admin + "/ready");
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      assertThat(server.isAlive())
-          .as("the server runs; its log:%n%s", Files.readString(log))
-          .isTrue();
-      try {
-        HttpResponse<Void> answer =
-            http.send(
-                HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(),
-                HttpResponse.BodyHandlers.discarding());
-        if (answer.statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      assertThat(System.nanoTime()).as("ready within 60 s").isLessThan(deadline);
-      Thread.sleep(100);
-    }
+    Awaitility.await("the unpacked server answers /ready")
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptionsInstanceOf(IOException.class) // not listening yet
+        .until(
+            () -> {
+              assertThat(server.isAlive())
+                  .as("the server runs; its log:%n%s", Files.readString(log))
+                  .isTrue();
+              return http.send(
+                          HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(),
+                          HttpResponse.BodyHandlers.discarding())
+                      .statusCode()
+                  == 200;
+            });
   }
 
   private static int freePort() throws IOException {
