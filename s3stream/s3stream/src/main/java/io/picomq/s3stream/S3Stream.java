@@ -162,18 +162,10 @@ public final class S3Stream {
       require(streamManager, "streamManager");
       require(objectManager, "objectManager");
       ObjectStorageUri dataUri = ObjectStorageUri.parse(storage);
-      boolean walInPostgres = wal != null && isPostgres(wal);
-      PostgresWalUri postgresWal = walInPostgres ? PostgresWalUri.parse(wal) : null;
-      ObjectStorageUri walUri =
-          walInPostgres
-              ? null
-              : wal != null
-                  ? ObjectStorageUri.parse(wal)
-                  : dataUri.withBucketId((short) (dataUri.bucketId() + 1));
-      if (walUri != null && wal != null && walUri.bucketId() == dataUri.bucketId()) {
-        throw new IllegalArgumentException(
-            "the WAL bucket id must differ from the data bucket id " + dataUri.bucketId());
-      }
+      // Both parsed before anything is opened: a bad URI fails here, with nothing to close.
+      PostgresWalUri postgresWal =
+          wal != null && isPostgres(wal) ? PostgresWalUri.parse(wal) : null;
+      ObjectStorageUri walUri = postgresWal == null ? objectWalUri(dataUri) : null;
       MeterRegistry meters = registry != null ? registry : new SimpleMeterRegistry();
       ObjectStores.Options options = ObjectStores.Options.defaults();
       if (credentials != null) {
@@ -191,7 +183,7 @@ public final class S3Stream {
         ObjectStore dataStore = new MeteredObjectStore(dataBackend, meters, "data");
         ClusterWals clusterWals;
         Supplier<StorageHealth> walHealth;
-        if (walInPostgres) {
+        if (postgresWal != null) {
           PostgresWals wals =
               PostgresWals.open(postgresWal, config.clusterId(), scheduler, executor);
           opened.add(wals);
@@ -243,6 +235,19 @@ public final class S3Stream {
         executor.shutdown();
         throw e;
       }
+    }
+
+    /** The object WAL's bucket: {@link #wal} if given, else the data bucket under the next id. */
+    private ObjectStorageUri objectWalUri(ObjectStorageUri dataUri) {
+      if (wal == null) {
+        return dataUri.withBucketId((short) (dataUri.bucketId() + 1));
+      }
+      ObjectStorageUri walUri = ObjectStorageUri.parse(wal);
+      if (walUri.bucketId() == dataUri.bucketId()) {
+        throw new IllegalArgumentException(
+            "the WAL bucket id must differ from the data bucket id " + dataUri.bucketId());
+      }
+      return walUri;
     }
 
     private static boolean isPostgres(String uri) {
