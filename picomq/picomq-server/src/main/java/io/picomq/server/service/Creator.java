@@ -189,11 +189,18 @@ final class Creator {
    * create of the winner. Looks the name up, so no name lock may be held.
    */
   CreateOutcome lost(String name, CreateRequest request) {
-    return lookup
-        .apply(name)
-        .map(winner -> repeatedCreate(winner, request))
-        .orElseGet(
-            () -> new CreateOutcome.Conflict("the stream was created and removed concurrently"));
+    while (true) {
+      Optional<LiveStream> winner = lookup.apply(name);
+      if (winner.isPresent()) {
+        return repeatedCreate(winner.get(), request);
+      }
+      // The lookup may have joined a racer's load of the name that read the log before the
+      // winner's entry applied. Only an entry gone from the log means the winner was removed.
+      if (plane.state().kvValue(Registry.key(name)).isEmpty()) {
+        return new CreateOutcome.Conflict("the stream was created and removed concurrently");
+      }
+      loaded.removal(name).ifPresent(removed -> failures.await(removed.exceptionally(e -> null)));
+    }
   }
 
   /**
