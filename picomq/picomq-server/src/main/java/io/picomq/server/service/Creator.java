@@ -22,6 +22,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
@@ -93,18 +94,27 @@ final class Creator {
               0,
               registration.closed()));
     }
-    Stream own = failures.await(engine.openStream(streamId));
-    long timestamp = now;
-    if (!request.records().isEmpty()) {
-      appendDurably(own, request.records(), timestamp);
+    CompletableFuture<Stream> opening = engine.openStream(streamId);
+    Registration registration = newRegistration(streamId, request, now);
+    Optional<CreateOutcome.Created> created;
+    if (request.records().isEmpty() && !opening.isCompletedExceptionally()) {
+      // The open and the entry are two log commands: proposed together they share a round trip
+      // (usually a row). The log keeps this node's order, so the open applies first; if it fails
+      // after all, the entry names an allocated stream that its first touch opens, as a placed one.
+      CompletableFuture<Result> putting = putIfAbsent(name, registration);
+      created = register(name, failures.await(opening), registration, 0, putting);
+    } else {
+      // The records must be durable before the name shows: a create that fails leaves no entry.
+      Stream own = failures.await(opening);
+      appendDurably(own, request.records(), now);
+      created = register(name, own, registration, now, putIfAbsent(name, registration));
     }
-    Optional<CreateOutcome.Created> created =
-        register(
-            name,
-            own,
-            newRegistration(own.streamId(), request, now),
-            request.records().isEmpty() ? 0 : timestamp);
     return created.isPresent() ? created.get() : lost(name, request);
+  }
+
+  private CompletableFuture<Result> putIfAbsent(String name, Registration registration) {
+    return plane.propose(
+        new Command.KvPutIfAbsent(Registry.key(name), KvValue.of(registration.encode())));
   }
 
   private static Registration newRegistration(long streamId, CreateRequest request, long now) {
@@ -155,10 +165,7 @@ final class Creator {
    * name was taken (the unopened stream is deleted then).
    */
   private boolean registerOnly(String name, Registration registration) {
-    Result result =
-        failures.await(
-            plane.propose(
-                new Command.KvPutIfAbsent(Registry.key(name), KvValue.of(registration.encode()))));
+    Result result = failures.await(putIfAbsent(name, registration));
     if (result instanceof Result.Rejected rejected) {
       failures.await(plane.propose(new Command.DeleteStream(registration.streamId())));
       if (rejected.reason() != RejectReason.KEY_EXISTS) {
@@ -209,10 +216,17 @@ final class Creator {
    */
   Optional<CreateOutcome.Created> register(
       String name, Stream own, Registration registration, long lastTimestamp) {
-    Result result =
-        failures.await(
-            plane.propose(
-                new Command.KvPutIfAbsent(Registry.key(name), KvValue.of(registration.encode()))));
+    return register(name, own, registration, lastTimestamp, putIfAbsent(name, registration));
+  }
+
+  /** {@link #register} with the entry's put already proposed. */
+  private Optional<CreateOutcome.Created> register(
+      String name,
+      Stream own,
+      Registration registration,
+      long lastTimestamp,
+      CompletableFuture<Result> putting) {
+    Result result = failures.await(putting);
     if (result instanceof Result.Rejected rejected) {
       own.destroy();
       if (rejected.reason() != RejectReason.KEY_EXISTS) {
