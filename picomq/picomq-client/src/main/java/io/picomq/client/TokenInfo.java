@@ -44,7 +44,7 @@ public record TokenInfo(
    *
    * @throws PicoException {@code malformed_answer} if a field is missing or has the wrong type
    */
-  static TokenInfo fromJson(JsonNode json) {
+  public static TokenInfo fromJson(JsonNode json) {
     if (json == null || !json.isObject() || !json.path("id").isTextual()) {
       // Not the JSON in the message: an issued token's answer holds the secret.
       throw Responses.malformed("a token in the answer has no textual id");

@@ -63,7 +63,7 @@ public record TokenScope(
    * @throws PicoException {@code malformed_answer} if it is not an object or a field has the wrong
    *     type
    */
-  static TokenScope fromJson(JsonNode json) {
+  public static TokenScope fromJson(JsonNode json) {
     if (json == null || !json.isObject()) {
       throw Responses.malformed("a token scope is not a JSON object: " + json);
     }
