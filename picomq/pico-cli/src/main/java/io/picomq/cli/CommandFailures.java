@@ -1,9 +1,11 @@
 package io.picomq.cli;
 
+import io.picomq.client.ForbiddenException;
 import io.picomq.client.PicoException;
 import io.picomq.client.PicoTransportException;
 import io.picomq.client.ServiceUnavailableException;
 import io.picomq.client.StreamNotFoundException;
+import io.picomq.client.UnauthorizedException;
 import io.picomq.client.UnsupportedByProtocolException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,6 +62,15 @@ public final class CommandFailures {
           new Outcome(ExitCode.USAGE, withCode(unsupported.message(), unsupported.errorCode()));
       case StreamNotFoundException notFound ->
           new Outcome(ExitCode.NOT_FOUND, withCode(text(notFound), notFound.errorCode()));
+      case UnauthorizedException unauthorized ->
+          new Outcome(
+              ExitCode.UNAUTHORIZED,
+              withCode("no valid token: " + text(unauthorized), unauthorized.errorCode())
+                  + "; give one with --token, --token-file, PICO_TOKEN or a profile's token");
+      case ForbiddenException forbidden ->
+          new Outcome(
+              ExitCode.FORBIDDEN,
+              withCode("not allowed: " + text(forbidden), forbidden.errorCode()));
       case ServiceUnavailableException unavailable ->
           new Outcome(ExitCode.UNAVAILABLE, unavailable(unavailable));
       case PicoTransportException transport ->

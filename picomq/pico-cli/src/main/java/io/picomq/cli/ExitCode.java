@@ -32,6 +32,19 @@ public final class ExitCode {
    */
   public static final int UNAVAILABLE = 4;
 
+  /**
+   * The server wants a valid token ({@code 401}): none was given, or it is malformed, unknown,
+   * expired or revoked. Give one with {@code --token}, {@code --token-file}, {@code PICO_TOKEN} or
+   * a profile's {@code token}.
+   */
+  public static final int UNAUTHORIZED = 5;
+
+  /**
+   * The token is valid but its scope does not allow the request ({@code 403}): another stream,
+   * operation or listener, or issuing a token wider than itself.
+   */
+  public static final int FORBIDDEN = 6;
+
   /** Interrupted by Ctrl-C (SIGINT): 128 + 2, as shells report it. */
   public static final int INTERRUPTED = 130;
 }

@@ -12,8 +12,10 @@ import io.picomq.cli.client.ReadCommand;
 import io.picomq.cli.client.TailCommand;
 import io.picomq.cli.client.TrimCommand;
 import io.picomq.cli.config.ConfigCommand;
+import io.picomq.cli.config.Credentials;
 import io.picomq.cli.config.Setting;
 import io.picomq.cli.config.Settings;
+import io.picomq.client.BearerToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -47,14 +49,15 @@ import picocli.CommandLine.ParseResult;
       "else to standard error.",
       "",
       "Exit codes: 0 ok, 1 the server refused or failed, 2 usage, 3 not found,",
-      "4 server unreachable, 130 interrupted."
+      "4 server unreachable, 5 no valid token, 6 token not allowed, 130 interrupted."
     })
 public final class Pico implements Runnable {
   /** Every verb, in the order {@code pico --help} lists them. */
   static final Map<String, Class<?>> VERBS = verbs();
 
   /** Global options followed by a separate value ({@code --endpoint URL}). */
-  private static final Set<String> VALUED_OPTIONS = Set.of("--protocol", "--endpoint", "--profile");
+  private static final Set<String> VALUED_OPTIONS =
+      Set.of("--protocol", "--endpoint", "--profile", "--token", "--token-file");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -95,6 +98,25 @@ public final class Pico implements Runnable {
       description = "Profile to take settings from (PICO_PROFILE, default: the current one).")
   String profile;
 
+  @CommandLine.Option(
+      names = "--token",
+      scope = CommandLine.ScopeType.INHERIT,
+      paramLabel = "TOKEN",
+      description =
+          "Bearer token for a node with access control (PICO_TOKEN; visible in the process"
+              + " list, so prefer --token-file on shared machines).")
+  String token;
+
+  @CommandLine.Option(
+      names = "--token-file",
+      scope = CommandLine.ScopeType.INHERIT,
+      paramLabel = "FILE",
+      description = "Read the token from FILE instead (PICO_TOKEN_FILE).")
+  String tokenFile;
+
+  /** The process environment; tests put their own here before the command runs. */
+  Map<String, String> environment = System.getenv();
+
   // Made on first use by the one thread that runs the command.
   private Settings settings;
 
@@ -106,9 +128,17 @@ public final class Pico implements Runnable {
   /** This command's settings: flags, environment, the profiles file. */
   public Settings settings() {
     if (settings == null) {
-      settings = Settings.of(System.getenv(), Optional.ofNullable(profile));
+      settings = Settings.of(environment, Optional.ofNullable(profile));
     }
     return settings;
+  }
+
+  /**
+   * The token the client verbs send: {@code --token} or {@code --token-file}, else {@code
+   * PICO_TOKEN} or {@code PICO_TOKEN_FILE}, else the profile's; empty for none.
+   */
+  public Optional<BearerToken> token() {
+    return Credentials.token(settings(), flag("--token"), flag("--token-file"));
   }
 
   /**
@@ -193,6 +223,7 @@ public final class Pico implements Runnable {
     verbs.put("close", CloseCommand.class);
     verbs.put("delete", DeleteCommand.class);
     verbs.put("config", ConfigCommand.class);
+    verbs.put("token", TokenCommand.class);
     verbs.put("admin", AdminCommand.class);
     verbs.put("completion", CompletionCommand.class);
     verbs.put("bench", BenchCommand.class);

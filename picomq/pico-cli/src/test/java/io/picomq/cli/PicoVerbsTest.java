@@ -33,6 +33,17 @@ class PicoVerbsTest {
   }
 
   @Test
+  void aTokenGivenBeforeTheVerbIsNotTakenForTheVerb() {
+    String[] args = {"--token", "t.s", "--token-file", "f", "head", "/s"};
+    assertThat(Pico.verbOf(args)).isEqualTo("head");
+    CommandLine lazy = Pico.commandLine(args);
+    lazy.parseArgs(args);
+    Pico pico = lazy.getCommand();
+    assertThat(pico.flag("--token")).isEqualTo("t.s");
+    assertThat(pico.flag("--token-file")).isEqualTo("f");
+  }
+
+  @Test
   void withoutAKnownVerbEveryVerbIsThere() {
     assertThat(Pico.commandLine(new String[] {"--help"}).getSubcommands())
         .hasSize(Pico.VERBS.size());

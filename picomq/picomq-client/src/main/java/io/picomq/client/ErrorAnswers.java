@@ -22,6 +22,7 @@ import java.util.OptionalLong;
  * first and the code second, and takes numbers (the stream's tail, a producer's expected seq) from
  * the body or the protocol's headers. It is the one place answers become exceptions: {@code 503}
  * and {@code 507} become {@link ServiceUnavailableException} with the {@code Retry-After} duration,
+ * {@code 401} and {@code 403} become {@link UnauthorizedException} and {@link ForbiddenException},
  * whichever call (append, read, SSE feed) got them.
  */
 final class ErrorAnswers {
@@ -37,7 +38,13 @@ final class ErrorAnswers {
     JsonNode json = parse(body);
     String code = text(json, "error");
     if (code.isEmpty()) {
-      code = status == 404 ? "stream_not_found" : "http_" + status;
+      code =
+          switch (status) {
+            case 401 -> "unauthorized";
+            case 403 -> "forbidden";
+            case 404 -> "stream_not_found";
+            default -> "http_" + status;
+          };
     }
     String message = text(json, "message");
     if (message.isEmpty() && !(json instanceof ObjectNode object && object.size() > 0)) {
@@ -52,6 +59,24 @@ final class ErrorAnswers {
     }
     if (code.equals("stale_producer_epoch")) {
       return new StaleProducerEpochException(status, code, message, json, null);
+    }
+    // After the stale epoch: Durable Streams answers a fenced producer 403 too. A refused HEAD
+    // has no body, so these say what the status means when the server could not.
+    if (status == 401) {
+      return new UnauthorizedException(
+          status,
+          code,
+          message.isEmpty() ? "no valid token (none was sent, or the server refused it)" : message,
+          json,
+          null);
+    }
+    if (status == 403) {
+      return new ForbiddenException(
+          status,
+          code,
+          message.isEmpty() ? "the token's scope does not allow this request" : message,
+          json,
+          null);
     }
     if (status == 409) {
       return switch (code) {

@@ -9,7 +9,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** {@link AdminClient} over java.net.http: JSON in, JSON out. */
 final class HttpAdminClient implements AdminClient {
@@ -18,9 +21,14 @@ final class HttpAdminClient implements AdminClient {
   private final HttpTransport transport;
   private final Duration requestTimeout;
 
-  HttpAdminClient(URI adminEndpoint, HttpClient http, boolean ownsClient, Duration requestTimeout) {
+  HttpAdminClient(
+      URI adminEndpoint,
+      HttpClient http,
+      boolean ownsClient,
+      Duration requestTimeout,
+      Optional<BearerToken> token) {
     this.endpoints = new Endpoints(adminEndpoint, Protocol.PICO);
-    this.transport = new HttpTransport(http, ownsClient, endpoints.path("/health"));
+    this.transport = new HttpTransport(http, ownsClient, endpoints.path("/health"), token);
     this.requestTimeout = requestTimeout;
   }
 
@@ -75,16 +83,79 @@ final class HttpAdminClient implements AdminClient {
     return post("/admin/rebalance", body);
   }
 
+  @Override
+  public IssuedToken issueToken(TokenScope scope, Optional<String> label) {
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.set("scope", scope.toJson());
+    label.ifPresent(text -> body.put("label", text));
+    return IssuedToken.fromJson(post("/admin/tokens", body));
+  }
+
+  @Override
+  public List<TokenInfo> tokens() {
+    JsonNode listed = get("/admin/tokens").path("tokens");
+    if (!listed.isArray()) {
+      throw Responses.malformed("GET /admin/tokens answered without a tokens array");
+    }
+    List<TokenInfo> tokens = new ArrayList<>();
+    listed.forEach(token -> tokens.add(TokenInfo.fromJson(token)));
+    return List.copyOf(tokens);
+  }
+
+  @Override
+  public void revokeToken(String id) {
+    if (id.isEmpty() || id.contains("/")) {
+      throw new IllegalArgumentException("a token id is not empty and has no '/': '" + id + "'");
+    }
+    HttpCall call =
+        HttpCall.of(
+            "DELETE", endpoints.path("/admin/tokens/" + Endpoints.encodePath(id)), requestTimeout);
+    HttpResponse<byte[]> response = transport.send(call);
+    if (response.statusCode() == 404) {
+      // Whatever code the server names it with: here a 404 is about the token, not a stream.
+      PicoException answer =
+          ErrorAnswers.from(Protocol.PICO, 404, response.headers(), body(response));
+      throw new TokenNotFoundException(
+          404, answer.errorCode(), answer.message(), answer.body(), null);
+    }
+    Responses.success(Protocol.PICO, response);
+  }
+
+  @Override
+  public Optional<TokenScope> anonymousScope() {
+    JsonNode scope = get("/admin/anonymous").path("scope");
+    return scope.isMissingNode() || scope.isNull()
+        ? Optional.empty()
+        : Optional.of(TokenScope.fromJson(scope));
+  }
+
+  @Override
+  public void setAnonymousScope(TokenScope scope) {
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.set("scope", scope.toJson());
+    json(withJson(HttpCall.of("PUT", endpoints.path("/admin/anonymous"), requestTimeout), body));
+  }
+
+  @Override
+  public void clearAnonymousScope() {
+    json(HttpCall.of("DELETE", endpoints.path("/admin/anonymous"), requestTimeout));
+  }
+
   private JsonNode get(String path) {
     return json(HttpCall.of("GET", endpoints.path(path), requestTimeout));
   }
 
   private JsonNode post(String path, JsonNode body) {
-    HttpCall call =
-        HttpCall.of("POST", endpoints.path(path), requestTimeout)
-            .withHeaders(Map.of("Content-Type", "application/json"))
-            .withBody(body.toString().getBytes(StandardCharsets.UTF_8));
-    return json(call);
+    return json(withJson(HttpCall.of("POST", endpoints.path(path), requestTimeout), body));
+  }
+
+  private static HttpCall withJson(HttpCall call, JsonNode body) {
+    return call.withHeaders(Map.of("Content-Type", "application/json"))
+        .withBody(body.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static byte[] body(HttpResponse<byte[]> response) {
+    return response.body() == null ? new byte[0] : response.body();
   }
 
   private JsonNode json(HttpCall call) {

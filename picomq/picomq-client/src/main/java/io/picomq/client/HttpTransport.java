@@ -10,6 +10,7 @@ import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpResponse.BodySubscribers;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
@@ -27,6 +28,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * request on a connection (h2c); the first call of a fresh client is an {@code OPTIONS} so that the
  * upgrade happens on a request without a body and later requests share the upgraded connection.
  * Every method blocks its caller; the SDK's background work runs on threads of its own.
+ *
+ * <p>With a token, every request this transport sends carries {@code Authorization: Bearer ...}:
+ * the first one, each redirected one and the warm-up. It is added here, below the dialects, so no
+ * path (appends, reads, long-polls, SSE feeds, producer sessions, retries) can miss it. A redirect
+ * keeps it even to another host: a {@code 307} names the node of the same cluster that owns the
+ * stream, and that node checks the same token.
  */
 final class HttpTransport implements AutoCloseable {
 
@@ -39,14 +46,22 @@ final class HttpTransport implements AutoCloseable {
   private final boolean ownsClient;
   private final boolean http2;
   private final URI warmUpUri;
+  private final Map<String, String> authorization;
   private final AtomicBoolean warm = new AtomicBoolean();
   private volatile boolean closed;
 
-  HttpTransport(HttpClient client, boolean ownsClient, URI warmUpUri) {
+  /**
+   * @param ownsClient whether {@link #close} shuts {@code client} down
+   * @param warmUpUri where the h2c warm-up {@code OPTIONS} goes
+   * @param token sent with every request, if present
+   */
+  HttpTransport(HttpClient client, boolean ownsClient, URI warmUpUri, Optional<BearerToken> token) {
     this.client = client;
     this.ownsClient = ownsClient;
     this.http2 = client.version() == HttpClient.Version.HTTP_2;
     this.warmUpUri = warmUpUri;
+    this.authorization =
+        token.map(t -> Map.of("Authorization", t.authorization())).orElse(Map.of());
   }
 
   static HttpClient newClient(boolean http2, Duration connectTimeout) {
@@ -90,7 +105,7 @@ final class HttpTransport implements AutoCloseable {
             isRedirect(info.statusCode()) && info.headers().firstValue("Location").isPresent()
                 ? BodySubscribers.replacing(null)
                 : handler.apply(info);
-    HttpCall current = call;
+    HttpCall current = call.withHeaders(authorization);
     for (int hops = 0; ; hops++) {
       HttpResponse<T> response =
           hops == 0
@@ -166,7 +181,9 @@ final class HttpTransport implements AutoCloseable {
     }
     try {
       client.send(
-          HttpCall.of("OPTIONS", warmUpUri, Duration.ofSeconds(10)).toRequest(),
+          HttpCall.of("OPTIONS", warmUpUri, Duration.ofSeconds(10))
+              .withHeaders(authorization)
+              .toRequest(),
           BodyHandlers.discarding());
     } catch (IOException e) {
       // No server yet: the next request tries again.

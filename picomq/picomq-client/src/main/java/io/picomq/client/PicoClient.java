@@ -53,6 +53,14 @@ import java.util.concurrent.ScheduledExecutorService;
  * its resend would write the records twice; and {@link #delete}, whose retry after a delete that
  * did complete would answer "not found". Redirects ({@code 307} to a stream's owner) are followed
  * within each attempt, and every retry starts again at this client's endpoint.
+ *
+ * <h2>Tokens</h2>
+ *
+ * <p>A node with access control wants {@code Authorization: Bearer <token>} on every request: give
+ * the token to {@link Builder#token}, and every request carries it, including a consumer's
+ * long-polls and SSE feeds, a producer session's batches, retries and redirects to a stream's
+ * owner. A missing or invalid token is {@link UnauthorizedException}, one whose scope does not
+ * cover the request {@link ForbiddenException}; neither is retried.
  */
 public final class PicoClient implements AutoCloseable {
 
@@ -77,6 +85,7 @@ public final class PicoClient implements AutoCloseable {
   private final Duration retryUnavailable;
   private final RetryListener retryListener;
   private final UnavailableRetry retry;
+  private final Optional<BearerToken> token;
 
   private PicoClient(Builder builder) {
     this.endpoint = builder.endpoint == null ? DEFAULT_ENDPOINT : builder.endpoint;
@@ -90,10 +99,11 @@ public final class PicoClient implements AutoCloseable {
         builder.retryUnavailable == null ? DEFAULT_RETRY_UNAVAILABLE : builder.retryUnavailable;
     this.retryListener = builder.retryListener == null ? RetryListener.NONE : builder.retryListener;
     this.retry = new UnavailableRetry(retryListener);
+    this.token = Optional.ofNullable(builder.token);
     Endpoints endpoints = new Endpoints(endpoint, protocol);
     this.transport =
         new HttpTransport(
-            HttpTransport.newClient(http2, connectTimeout), true, endpoints.root(Map.of()));
+            HttpTransport.newClient(http2, connectTimeout), true, endpoints.root(Map.of()), token);
     Duration liveTimeout = requestTimeout.plus(LIVE_GRACE);
     this.dialect =
         protocol == Protocol.PICO
@@ -271,10 +281,13 @@ public final class PicoClient implements AutoCloseable {
         dialect, stream, options, maxBatchRecords, scheduler, senders, retryListener);
   }
 
-  /** A client of the admin listener at {@code adminEndpoint}, with this client's HTTP settings. */
+  /**
+   * A client of the admin listener at {@code adminEndpoint}, with this client's HTTP settings and
+   * token (which then needs the {@code admin} audience).
+   */
   public AdminClient admin(URI adminEndpoint) {
     return new HttpAdminClient(
-        adminEndpoint, HttpTransport.newClient(http2, connectTimeout), true, requestTimeout);
+        adminEndpoint, HttpTransport.newClient(http2, connectTimeout), true, requestTimeout, token);
   }
 
   /**
@@ -298,6 +311,7 @@ public final class PicoClient implements AutoCloseable {
     private Duration connectTimeout;
     private Duration retryUnavailable;
     private RetryListener retryListener;
+    private BearerToken token;
 
     private Builder() {}
 
@@ -367,6 +381,19 @@ public final class PicoClient implements AutoCloseable {
      */
     public Builder retryListener(RetryListener listener) {
       this.retryListener = OptionChecks.once(this.retryListener, listener, "retryListener");
+      return this;
+    }
+
+    /**
+     * The token sent as {@code Authorization: Bearer ...} with every request this client, its
+     * consumers and its producer sessions make, retries and redirects included (default: none, for
+     * a node without access control or with an anonymous scope). A refused token surfaces as {@link
+     * UnauthorizedException} ({@code 401}) or {@link ForbiddenException} ({@code 403}).
+     *
+     * @throws IllegalArgumentException if it has characters a header cannot carry
+     */
+    public Builder token(String token) {
+      this.token = OptionChecks.once(this.token, new BearerToken(token), "token");
       return this;
     }
 

@@ -35,6 +35,10 @@ class ErrorAnswersTest {
         .isExactlyInstanceOf(ConflictException.class);
     assertThat(map(Protocol.DURABLE_STREAMS, 403, Map.of(), "{\"error\":\"stale_producer_epoch\"}"))
         .isInstanceOf(StaleProducerEpochException.class);
+    assertThat(map(Protocol.PICO, 401, Map.of(), "{\"error\":\"unauthorized\"}"))
+        .isExactlyInstanceOf(UnauthorizedException.class);
+    assertThat(map(Protocol.DURABLE_STREAMS, 403, Map.of(), "{\"error\":\"forbidden\"}"))
+        .isExactlyInstanceOf(ForbiddenException.class);
     assertThat(map(Protocol.PICO, 413, Map.of(), "{\"error\":\"body_too_large\"}"))
         .isInstanceOf(BadRequestException.class);
     assertThat(map(Protocol.PICO, 503, Map.of(), "busy"))

@@ -23,7 +23,10 @@ import picocli.CommandLine.Spec;
     name = "admin",
     mixinStandardHelpOptions = true,
     header = "Ask a node's admin listener about the cluster, or change it.",
-    description = {"Talks to the admin listener of pico serve (--admin-listen)."},
+    description = {
+      "Talks to the admin listener of pico serve (--admin-listen), with the token of",
+      "--token, --token-file, PICO_TOKEN or the profile, if any."
+    },
     subcommands = {
       AdminCommand.Cluster.class,
       AdminCommand.Nodes.class,
@@ -31,7 +34,9 @@ import picocli.CommandLine.Spec;
       AdminCommand.SetSlots.class,
       MoveCommands.Transfer.class,
       MoveCommands.Drain.class,
-      MoveCommands.Rebalance.class
+      MoveCommands.Rebalance.class,
+      TokenCommands.Token.class,
+      TokenCommands.Anonymous.class
     })
 public final class AdminCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -75,7 +80,9 @@ public final class AdminCommand implements Runnable {
     public final Integer call() {
       Pico pico = Pico.of(spec);
       URI endpoint = URI.create(pico.setting(Setting.ADMIN_ENDPOINT));
-      try (AdminClient admin = AdminClient.create(endpoint)) {
+      AdminClient.Builder builder = AdminClient.builder().endpoint(endpoint);
+      pico.token().ifPresent(token -> builder.token(token.value()));
+      try (AdminClient admin = builder.build()) {
         JsonNode answer = ask(admin);
         PrintWriter out = spec.commandLine().getOut();
         if (pico.flag("--json") != null && Boolean.parseBoolean(pico.flag("--json"))) {

@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.picomq.cli.ExitCode;
 import io.picomq.cli.Pico;
 import io.picomq.cli.config.Setting;
+import io.picomq.client.BearerToken;
 import io.picomq.client.Protocol;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -123,7 +125,8 @@ public final class BenchCommand implements Callable<Integer> {
     Protocol protocol = protocolName.equals("ds") ? Protocol.DURABLE_STREAMS : Protocol.PICO;
     PrintStream err = System.err;
     BenchReport report;
-    try (SdkTarget target = new SdkTarget(endpoint, protocol, http2, config.connections())) {
+    Optional<BearerToken> token = pico.token();
+    try (SdkTarget target = new SdkTarget(endpoint, protocol, http2, token, config.connections())) {
       BenchRun run = new BenchRun(config, target, err, System::nanoTime);
       Thread cleanup = new Thread(() -> stopOnExit(run, target), "pico-bench-cleanup");
       Runtime.getRuntime().addShutdownHook(cleanup);

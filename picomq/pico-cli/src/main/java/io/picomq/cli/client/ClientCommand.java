@@ -11,8 +11,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * A client verb: resolves the endpoint, protocol and HTTP version (flag, environment, profile,
- * default), opens one {@link PicoClient} for the command and closes it afterwards.
+ * A client verb: resolves the endpoint, protocol, HTTP version and token (flag, environment,
+ * profile, default), opens one {@link PicoClient} for the command and closes it afterwards.
  */
 abstract class ClientCommand implements Callable<Integer> {
 
@@ -42,10 +42,12 @@ abstract class ClientCommand implements Callable<Integer> {
 
   private PicoClient newClient() {
     Pico pico = pico();
-    return PicoClient.builder()
-        .endpoint(URI.create(pico.setting(Setting.ENDPOINT)))
-        .protocol(protocol())
-        .http2(Boolean.parseBoolean(pico.setting(Setting.HTTP2)))
-        .build();
+    PicoClient.Builder builder =
+        PicoClient.builder()
+            .endpoint(URI.create(pico.setting(Setting.ENDPOINT)))
+            .protocol(protocol())
+            .http2(Boolean.parseBoolean(pico.setting(Setting.HTTP2)));
+    pico.token().ifPresent(token -> builder.token(token.value()));
+    return builder.build();
   }
 }

@@ -21,9 +21,11 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     header = "Profiles of client settings.",
     description = {
-      "Keys: endpoint, protocol, http2, admin-endpoint. The file is $PICO_CONFIG, else",
-      "$XDG_CONFIG_HOME/pico/config.json, else ~/.config/pico/config.json. A flag or",
-      "PICO_* variable wins over the profile; the profile wins over the default."
+      "Keys: endpoint, protocol, http2, admin-endpoint, token, token-file. The file is",
+      "$PICO_CONFIG, else $XDG_CONFIG_HOME/pico/config.json, else",
+      "~/.config/pico/config.json (readable by its owner only). A flag or PICO_*",
+      "variable wins over the profile; the profile wins over the default. Tokens are",
+      "shown masked."
     },
     subcommands = {
       ConfigCommand.Set.class,
@@ -62,7 +64,7 @@ public final class ConfigCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "KEY",
-        description = "endpoint, protocol, http2 or admin-endpoint.")
+        description = "endpoint, protocol, http2, admin-endpoint, token or token-file.")
     String key;
 
     @Parameters(index = "1", paramLabel = "VALUE")
@@ -82,7 +84,12 @@ public final class ConfigCommand implements Runnable {
       changed.save(settings.path());
       spec.commandLine()
           .getErr()
-          .printf(java.util.Locale.ROOT, "pico: %s = %s in profile %s%n", key, normalized, profile);
+          .printf(
+              java.util.Locale.ROOT,
+              "pico: %s = %s in profile %s%n",
+              key,
+              setting.display(normalized),
+              profile);
     }
   }
 
@@ -99,7 +106,7 @@ public final class ConfigCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "KEY",
-        description = "endpoint, protocol, http2 or admin-endpoint.")
+        description = "endpoint, protocol, http2, admin-endpoint, token or token-file.")
     String key;
 
     @Override
@@ -107,7 +114,7 @@ public final class ConfigCommand implements Runnable {
       Pico pico = Pico.of(spec);
       Setting setting = setting(key);
       Settings.Resolved resolved = pico.settings().resolve(setting, pico.flag(setting.flag()));
-      spec.commandLine().getOut().println(resolved.value());
+      spec.commandLine().getOut().println(setting.display(resolved.value()));
       spec.commandLine().getOut().flush();
       spec.commandLine().getErr().println("pico: from " + resolved.source());
     }
@@ -133,7 +140,15 @@ public final class ConfigCommand implements Runnable {
       for (Map.Entry<String, Map<String, String>> profile : file.profiles().entrySet()) {
         boolean current = file.current().filter(profile.getKey()::equals).isPresent();
         out.println((current ? "* " : "  ") + profile.getKey());
-        profile.getValue().forEach((key, value) -> out.println("    " + key + " = " + value));
+        profile
+            .getValue()
+            .forEach(
+                (key, value) ->
+                    out.println(
+                        "    "
+                            + key
+                            + " = "
+                            + Setting.byKey(key).map(s -> s.display(value)).orElse(value)));
       }
       out.flush();
     }

@@ -1,9 +1,12 @@
 package io.picomq.cli.config;
 
+import io.picomq.client.BearerToken;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * A client setting a profile may hold. Each has a flag, an environment variable and a default; the
@@ -14,7 +17,11 @@ public enum Setting {
   PROTOCOL("protocol", "--protocol", "PICO_PROTOCOL", "pico"),
   HTTP2("http2", "--http2", "PICO_HTTP2", "false"),
   ADMIN_ENDPOINT(
-      "admin-endpoint", "--admin-endpoint", "PICO_ADMIN_ENDPOINT", "http://127.0.0.1:9090");
+      "admin-endpoint", "--admin-endpoint", "PICO_ADMIN_ENDPOINT", "http://127.0.0.1:9090"),
+  /** The bearer token itself. A secret: shown masked (see {@link #display}); default none. */
+  TOKEN("token", "--token", "PICO_TOKEN", ""),
+  /** A file holding the token, so the secret is in neither argv nor the environment. */
+  TOKEN_FILE("token-file", "--token-file", "PICO_TOKEN_FILE", "");
 
   private final String key;
   private final String flag;
@@ -65,8 +72,30 @@ public enum Setting {
   }
 
   /**
+   * The settings that give the client's token: one of them at most, from the first level (flag,
+   * variable, profile) that has either.
+   */
+  public static final List<Setting> CREDENTIALS = List.of(TOKEN, TOKEN_FILE);
+
+  /** A token in the format PicoMQ issues: a 9-byte id and a 32-byte secret, base64url. */
+  private static final Pattern ISSUED_TOKEN =
+      Pattern.compile("[A-Za-z0-9_-]{12}\\.[A-Za-z0-9_-]{43}");
+
+  /**
+   * {@code value} as {@code pico config} may show it: a token becomes {@code <id>.***} (the id is
+   * what {@code pico admin token list} shows, so the user can tell which token it is), or {@code
+   * ***} when it is not in the issued format and so has no part that is safe to show.
+   */
+  public String display(String value) {
+    if (this != TOKEN || value.isEmpty()) {
+      return value;
+    }
+    return ISSUED_TOKEN.matcher(value).matches() ? value.substring(0, 12) + ".***" : "***";
+  }
+
+  /**
    * Checks a value wherever it came from and returns its normal form, so a bad value in a profile
-   * fails with the same message as a bad flag.
+   * fails with the same message as a bad flag. A token is never repeated in the message.
    *
    * @param source where the value came from, named in the error (e.g. {@code --endpoint})
    * @throws IllegalArgumentException naming the source and what is expected
@@ -101,6 +130,20 @@ public enum Setting {
           throw new IllegalArgumentException(source + " is true or false, not '" + value + "'");
         }
         return flagValue;
+      }
+      case TOKEN -> {
+        try {
+          return new BearerToken(trimmed).value();
+        } catch (IllegalArgumentException e) {
+          // BearerToken's message names the position of a bad character, never the token.
+          throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
+      }
+      case TOKEN_FILE -> {
+        if (trimmed.isEmpty()) {
+          throw new IllegalArgumentException(source + " wants the path of a file");
+        }
+        return trimmed;
       }
     }
     throw new AssertionError(this);

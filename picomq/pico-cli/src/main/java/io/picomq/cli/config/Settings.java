@@ -1,8 +1,10 @@
 package io.picomq.cli.config;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Resolves client settings for one command: the flag wins, then the {@code PICO_*} environment
@@ -93,6 +95,74 @@ public final class Settings {
     }
     return new Resolved(setting.defaultValue(), "default");
   }
+
+  /**
+   * The one of {@code alternatives} that is set at the highest level: flags, then variables, then
+   * the profile. Alternatives are ways of giving the same thing (a token, or a file holding it), so
+   * a flag for one beats a variable for the other, and two at the same level are an error rather
+   * than one silently winning.
+   *
+   * @param flagValues what the command line said for each alternative; a missing key or a null
+   *     value: its flag was not given
+   * @return empty when none of them is set anywhere
+   * @throws IllegalArgumentException if two are set at the winning level, or the value is malformed
+   */
+  public Optional<Chosen> resolveOneOf(
+      List<Setting> alternatives, Map<Setting, String> flagValues) {
+    Optional<Chosen> flagged =
+        oneOf(alternatives, s -> flagValues.get(s), Setting::flag, s -> s.flag());
+    if (flagged.isPresent()) {
+      return flagged;
+    }
+    Optional<Chosen> fromEnv =
+        oneOf(
+            alternatives,
+            s -> Optional.ofNullable(env.get(s.envVar())).filter(v -> !v.isBlank()).orElse(null),
+            Setting::envVar,
+            Setting::envVar);
+    if (fromEnv.isPresent()) {
+      return fromEnv;
+    }
+    Optional<String> profile = selectedProfile();
+    if (profile.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<String, String> stored = file().profile(profile.get()).orElseThrow();
+    String source = "profile " + profile.get();
+    return oneOf(
+        alternatives, s -> stored.get(s.key()), s -> s.key() + " in " + source, s -> source);
+  }
+
+  private static Optional<Chosen> oneOf(
+      List<Setting> alternatives,
+      Function<Setting, String> value,
+      Function<Setting, String> name,
+      Function<Setting, String> source) {
+    Chosen chosen = null;
+    for (Setting setting : alternatives) {
+      String given = value.apply(setting);
+      if (given == null) {
+        continue;
+      }
+      if (chosen != null) {
+        throw new IllegalArgumentException(
+            name.apply(chosen.setting()) + " and " + name.apply(setting) + " exclude each other");
+      }
+      chosen =
+          new Chosen(
+              setting,
+              new Resolved(setting.validate(given, name.apply(setting)), source.apply(setting)));
+    }
+    return Optional.ofNullable(chosen);
+  }
+
+  /**
+   * Which of several alternative settings was given, and its value.
+   *
+   * @param setting the alternative that was given
+   * @param resolved its value and where it came from
+   */
+  public record Chosen(Setting setting, Resolved resolved) {}
 
   /**
    * A resolved setting.

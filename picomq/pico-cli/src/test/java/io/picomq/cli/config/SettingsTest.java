@@ -36,6 +36,51 @@ class SettingsTest {
   }
 
   @Test
+  void ofAlternativesTheHighestLevelWinsAndTwoAtOneLevelAreRefused() {
+    Path file = dir.resolve("config.json");
+    ConfigFile.empty().withSetting("work", "token", "profile.token").withCurrent("work").save(file);
+    Map<String, String> env =
+        Map.of("PICO_CONFIG", file.toString(), "PICO_TOKEN_FILE", "/run/secrets/pico");
+    Settings settings = Settings.of(env, Optional.empty());
+
+    // A file named by a variable beats a token in the profile; a token flag beats both.
+    assertThat(settings.resolveOneOf(Setting.CREDENTIALS, Map.of()))
+        .contains(
+            new Settings.Chosen(
+                Setting.TOKEN_FILE, new Settings.Resolved("/run/secrets/pico", "PICO_TOKEN_FILE")));
+    assertThat(settings.resolveOneOf(Setting.CREDENTIALS, Map.of(Setting.TOKEN, "flag.token")))
+        .contains(
+            new Settings.Chosen(Setting.TOKEN, new Settings.Resolved("flag.token", "--token")));
+    assertThat(
+            Settings.of(Map.of("PICO_CONFIG", file.toString()), Optional.empty())
+                .resolveOneOf(Setting.CREDENTIALS, Map.of()))
+        .contains(
+            new Settings.Chosen(
+                Setting.TOKEN, new Settings.Resolved("profile.token", "profile work")));
+    assertThat(
+            Settings.of(Map.of("PICO_CONFIG", dir.resolve("none").toString()), Optional.empty())
+                .resolveOneOf(Setting.CREDENTIALS, Map.of()))
+        .isEmpty();
+    assertThatThrownBy(
+            () ->
+                settings.resolveOneOf(
+                    Setting.CREDENTIALS, Map.of(Setting.TOKEN, "a.b", Setting.TOKEN_FILE, "f")))
+        .hasMessage("--token and --token-file exclude each other");
+  }
+
+  @Test
+  void aTokenIsShownMaskedAndNeverInAnError() {
+    String issued = "AAECAwQFBgcI." + "s".repeat(43);
+    assertThat(Setting.TOKEN.display(issued)).isEqualTo("AAECAwQFBgcI.***");
+    assertThat(Setting.TOKEN.display("hunter2.hunter2")).isEqualTo("***");
+    assertThat(Setting.TOKEN_FILE.display("/run/secrets/pico")).isEqualTo("/run/secrets/pico");
+    assertThatThrownBy(() -> Setting.TOKEN.validate("hunter2\thunter2", "token in profile work"))
+        .hasMessage(
+            "token in profile work: a token has only visible ASCII characters, and this one has"
+                + " character U+0009 at position 7");
+  }
+
+  @Test
   void aNamedProfileMustExistAndAMissingFileIsNoProfiles() {
     Map<String, String> env = Map.of("PICO_CONFIG", dir.resolve("none.json").toString());
     assertThat(Settings.of(env, Optional.empty()).resolve(Setting.ENDPOINT, null).value())
