@@ -1,6 +1,8 @@
 package io.picomq.cli;
 
 import io.picomq.frontend.ListenerProtocol;
+import io.picomq.frontend.tls.KeyPassword;
+import io.picomq.frontend.tls.TlsFiles;
 import io.picomq.node.ConnectionSettings;
 import io.picomq.node.ExposureSettings;
 import io.picomq.node.NodeConfig;
@@ -25,8 +27,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code pico serve}: runs a node until SIGINT/SIGTERM, then stops it gracefully. Every flag has a
- * {@code PICO_*} environment variable; a flag wins over its variable.
+ * {@code pico serve}: runs a node until SIGINT/SIGTERM, then stops it gracefully; SIGHUP reads the
+ * TLS certificate files again. Every flag has a {@code PICO_*} environment variable; a flag wins
+ * over its variable.
  */
 @Command(
     name = "serve",
@@ -180,6 +183,31 @@ final class ServeCommand implements Callable<Integer> {
   String adminCorsOrigins;
 
   @Option(
+      names = "--tls-cert",
+      defaultValue = "${env:PICO_TLS_CERT}",
+      paramLabel = "FILE",
+      description =
+          "PEM certificate chain (the server's first): both listeners serve TLS, h2 and http/1.1"
+              + " through ALPN; SIGHUP reads the files again (PICO_TLS_CERT).")
+  Path tlsCert;
+
+  @Option(
+      names = "--tls-key",
+      defaultValue = "${env:PICO_TLS_KEY}",
+      paramLabel = "FILE",
+      description = "PEM private key of --tls-cert, PKCS#8, optionally encrypted (PICO_TLS_KEY).")
+  Path tlsKey;
+
+  @Option(
+      names = "--tls-key-password-file",
+      defaultValue = "${env:PICO_TLS_KEY_PASSWORD_FILE}",
+      paramLabel = "FILE",
+      description =
+          "File holding the password of an encrypted --tls-key; or set PICO_TLS_KEY_PASSWORD"
+              + " (PICO_TLS_KEY_PASSWORD_FILE).")
+  Path tlsKeyPasswordFile;
+
+  @Option(
       names = "--storage",
       defaultValue = "${env:PICO_STORAGE:--2@file://./data/objects}",
       description =
@@ -282,14 +310,23 @@ final class ServeCommand implements Callable<Integer> {
               + " can read in the process list; give it in PICO_META_PASSWORD or"
               + " --meta-password-file instead");
     }
+    String scheme = config.scheme();
     System.err.printf(
         Locale.ROOT,
-        "pico: serving %s on http://%s%s%n      metadata %s, storage %s%n",
+        "pico: serving %s on %s://%s%s%n      metadata %s, storage %s%n",
         config.protocol().name().toLowerCase(Locale.ROOT),
+        scheme,
         hostPort(supervisor.node().address()),
-        supervisor.node().adminAddress().map(a -> ", admin on http://" + hostPort(a)).orElse(""),
+        supervisor
+            .node()
+            .adminAddress()
+            .map(a -> ", admin on " + scheme + "://" + hostPort(a))
+            .orElse(""),
         supervisor.node().metadataDescription(),
         config.storage());
+    if (config.tls().isPresent()) {
+      ReloadSignal.install(() -> supervisor.node().reloadTls());
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -340,6 +377,7 @@ final class ServeCommand implements Callable<Integer> {
       config.wal(wal);
     }
     metaPassword().ifPresent(config::metaPassword);
+    tlsFiles().ifPresent(config::tls);
     if (walCacheSize != null) {
       config.walCacheSizeBytes(Sizes.parse("--wal-cache-size", walCacheSize));
     }
@@ -416,6 +454,37 @@ final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--meta-password-file " + metaPasswordFile + " is empty");
     }
     return Optional.of(new Secret(password));
+  }
+
+  /**
+   * The TLS files, when {@code --tls-cert} is given: it and {@code --tls-key} go together, and the
+   * key's password comes from {@code PICO_TLS_KEY_PASSWORD} or {@code --tls-key-password-file} (one
+   * of them), never from a flag the process list would show.
+   */
+  private Optional<TlsFiles> tlsFiles() {
+    String password = environment.get("PICO_TLS_KEY_PASSWORD");
+    if (tlsCert == null && tlsKey == null) {
+      if (password != null || tlsKeyPasswordFile != null) {
+        throw new IllegalArgumentException(
+            "a TLS key password is given but no --tls-cert and --tls-key");
+      }
+      return Optional.empty();
+    }
+    if (tlsCert == null || tlsKey == null) {
+      throw new IllegalArgumentException("--tls-cert and --tls-key go together; give both");
+    }
+    if (password != null && tlsKeyPasswordFile != null) {
+      throw new IllegalArgumentException(
+          "give the TLS key password once: PICO_TLS_KEY_PASSWORD or --tls-key-password-file,"
+              + " not both");
+    }
+    KeyPassword keyPassword =
+        password != null
+            ? KeyPassword.of(password)
+            : tlsKeyPasswordFile != null
+                ? KeyPassword.inFile(tlsKeyPasswordFile)
+                : KeyPassword.NONE;
+    return Optional.of(new TlsFiles(tlsCert, tlsKey, keyPassword));
   }
 
   /** SQLite and file:// want their directories to exist; create them on a first run. */
