@@ -10,6 +10,7 @@ import sun.misc.Signal;
  * holds): the JDK has no supported API for signals other than the shutdown ones. The handler runs
  * on a thread the JVM starts for the signal, so reading files there blocks nobody.
  */
+@SuppressForbidden(reason = "SIGHUP has no supported API; jdk.unsupported is in the dist runtime")
 final class ReloadSignal {
   private ReloadSignal() {}
 

@@ -3,7 +3,9 @@ package io.picomq.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The admin API of one node ({@code pico serve --admin-listen}): cluster state, nodes, where a
@@ -18,6 +20,21 @@ public interface AdminClient extends AutoCloseable {
     return new HttpAdminClient(
         adminEndpoint,
         HttpTransport.newClient(false, Duration.ofSeconds(10)),
+        true,
+        Duration.ofSeconds(30));
+  }
+
+  /**
+   * A client of the admin listener at {@code adminEndpoint} ({@code https://}) whose certificate
+   * the CA in {@code caCertificate} (a PEM file) signed, with its own HTTP/1.1 client.
+   *
+   * @throws IllegalArgumentException naming the file when it holds no readable certificate
+   */
+  static AdminClient create(URI adminEndpoint, Path caCertificate) {
+    return new HttpAdminClient(
+        adminEndpoint,
+        HttpTransport.newClient(
+            false, Duration.ofSeconds(10), Optional.of(TrustedCertificates.context(caCertificate))),
         true,
         Duration.ofSeconds(30));
   }

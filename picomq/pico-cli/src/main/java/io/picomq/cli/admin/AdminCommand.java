@@ -75,7 +75,10 @@ public final class AdminCommand implements Runnable {
     public final Integer call() {
       Pico pico = Pico.of(spec);
       URI endpoint = URI.create(pico.setting(Setting.ADMIN_ENDPOINT));
-      try (AdminClient admin = AdminClient.create(endpoint)) {
+      try (AdminClient admin =
+          pico.caCertificate()
+              .map(ca -> AdminClient.create(endpoint, ca))
+              .orElseGet(() -> AdminClient.create(endpoint))) {
         JsonNode answer = ask(admin);
         PrintWriter out = spec.commandLine().getOut();
         if (pico.flag("--json") != null && Boolean.parseBoolean(pico.flag("--json"))) {

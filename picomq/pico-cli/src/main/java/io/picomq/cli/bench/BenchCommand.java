@@ -123,7 +123,8 @@ public final class BenchCommand implements Callable<Integer> {
     Protocol protocol = protocolName.equals("ds") ? Protocol.DURABLE_STREAMS : Protocol.PICO;
     PrintStream err = System.err;
     BenchReport report;
-    try (SdkTarget target = new SdkTarget(endpoint, protocol, http2, config.connections())) {
+    try (SdkTarget target =
+        new SdkTarget(endpoint, protocol, http2, pico.caCertificate(), config.connections())) {
       BenchRun run = new BenchRun(config, target, err, System::nanoTime);
       Thread cleanup = new Thread(() -> stopOnExit(run, target), "pico-bench-cleanup");
       Runtime.getRuntime().addShutdownHook(cleanup);

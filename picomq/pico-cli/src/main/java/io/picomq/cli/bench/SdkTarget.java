@@ -12,9 +12,11 @@ import io.picomq.client.ReadRecord;
 import io.picomq.client.ReadResult;
 import io.picomq.client.Record;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -38,24 +40,35 @@ final class SdkTarget implements BenchTarget {
   /**
    * @param connections how many client instances to spread the writers over
    */
-  SdkTarget(URI endpoint, Protocol protocol, boolean http2, int connections) {
+  SdkTarget(
+      URI endpoint,
+      Protocol protocol,
+      boolean http2,
+      Optional<Path> caCertificate,
+      int connections) {
     List<PicoClient> made = new ArrayList<>();
     for (int i = 0; i < connections; i++) {
-      made.add(client(endpoint, protocol, http2, retries));
+      made.add(client(endpoint, protocol, http2, caCertificate, retries));
     }
     this.clients = List.copyOf(made);
-    this.readerClient = client(endpoint, protocol, http2, retries);
+    this.readerClient = client(endpoint, protocol, http2, caCertificate, retries);
   }
 
   private static PicoClient client(
-      URI endpoint, Protocol protocol, boolean http2, LongAdder retries) {
-    return PicoClient.builder()
-        .endpoint(endpoint)
-        .protocol(protocol)
-        .http2(http2)
-        .requestTimeout(Duration.ofSeconds(60))
-        .retryListener((failure, pause) -> retries.increment())
-        .build();
+      URI endpoint,
+      Protocol protocol,
+      boolean http2,
+      Optional<Path> caCertificate,
+      LongAdder retries) {
+    PicoClient.Builder builder =
+        PicoClient.builder()
+            .endpoint(endpoint)
+            .protocol(protocol)
+            .http2(http2)
+            .requestTimeout(Duration.ofSeconds(60))
+            .retryListener((failure, pause) -> retries.increment());
+    caCertificate.ifPresent(builder::caCertificate);
+    return builder.build();
   }
 
   @Override

@@ -42,10 +42,12 @@ abstract class ClientCommand implements Callable<Integer> {
 
   private PicoClient newClient() {
     Pico pico = pico();
-    return PicoClient.builder()
-        .endpoint(URI.create(pico.setting(Setting.ENDPOINT)))
-        .protocol(protocol())
-        .http2(Boolean.parseBoolean(pico.setting(Setting.HTTP2)))
-        .build();
+    PicoClient.Builder client =
+        PicoClient.builder()
+            .endpoint(URI.create(pico.setting(Setting.ENDPOINT)))
+            .protocol(protocol())
+            .http2(Boolean.parseBoolean(pico.setting(Setting.HTTP2)));
+    pico.caCertificate().ifPresent(client::caCertificate);
+    return client.build();
   }
 }

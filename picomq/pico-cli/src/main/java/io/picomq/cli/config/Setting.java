@@ -14,7 +14,9 @@ public enum Setting {
   PROTOCOL("protocol", "--protocol", "PICO_PROTOCOL", "pico"),
   HTTP2("http2", "--http2", "PICO_HTTP2", "false"),
   ADMIN_ENDPOINT(
-      "admin-endpoint", "--admin-endpoint", "PICO_ADMIN_ENDPOINT", "http://127.0.0.1:9090");
+      "admin-endpoint", "--admin-endpoint", "PICO_ADMIN_ENDPOINT", "http://127.0.0.1:9090"),
+  /** A PEM file of CA certificates trusted for https:// endpoints; empty: the JDK's CAs. */
+  CA_CERT("ca-cert", "--ca-cert", "PICO_CA_CERT", "");
 
   private final String key;
   private final String flag;
@@ -94,6 +96,13 @@ public enum Setting {
           throw new IllegalArgumentException(source + " is pico or ds, not '" + value + "'");
         }
         return protocol;
+      }
+      case CA_CERT -> {
+        if (trimmed.isEmpty()) {
+          throw new IllegalArgumentException(source + " wants a PEM file, not an empty value");
+        }
+        // Relative to where the command runs; a profile should name an absolute path.
+        return trimmed;
       }
       case HTTP2 -> {
         String flagValue = trimmed.toLowerCase(Locale.ROOT);
