@@ -1,13 +1,12 @@
 package io.picomq.cli;
 
 import io.picomq.frontend.ListenerProtocol;
-import io.picomq.frontend.tls.KeyPassword;
-import io.picomq.frontend.tls.TlsFiles;
 import io.picomq.node.ConnectionSettings;
 import io.picomq.node.ExposureSettings;
 import io.picomq.node.NodeConfig;
 import io.picomq.node.NodeSupervisor;
 import io.picomq.node.Secret;
+import io.picomq.node.TlsSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -377,7 +376,7 @@ final class ServeCommand implements Callable<Integer> {
       config.wal(wal);
     }
     metaPassword().ifPresent(config::metaPassword);
-    tlsFiles().ifPresent(config::tls);
+    tlsSettings().ifPresent(config::tls);
     if (walCacheSize != null) {
       config.walCacheSizeBytes(Sizes.parse("--wal-cache-size", walCacheSize));
     }
@@ -461,7 +460,7 @@ final class ServeCommand implements Callable<Integer> {
    * key's password comes from {@code PICO_TLS_KEY_PASSWORD} or {@code --tls-key-password-file} (one
    * of them), never from a flag the process list would show.
    */
-  private Optional<TlsFiles> tlsFiles() {
+  private Optional<TlsSettings> tlsSettings() {
     String password = environment.get("PICO_TLS_KEY_PASSWORD");
     if (tlsCert == null && tlsKey == null) {
       if (password != null || tlsKeyPasswordFile != null) {
@@ -473,18 +472,13 @@ final class ServeCommand implements Callable<Integer> {
     if (tlsCert == null || tlsKey == null) {
       throw new IllegalArgumentException("--tls-cert and --tls-key go together; give both");
     }
-    if (password != null && tlsKeyPasswordFile != null) {
-      throw new IllegalArgumentException(
-          "give the TLS key password once: PICO_TLS_KEY_PASSWORD or --tls-key-password-file,"
-              + " not both");
-    }
-    KeyPassword keyPassword =
-        password != null
-            ? KeyPassword.of(password)
-            : tlsKeyPasswordFile != null
-                ? KeyPassword.inFile(tlsKeyPasswordFile)
-                : KeyPassword.NONE;
-    return Optional.of(new TlsFiles(tlsCert, tlsKey, keyPassword));
+    // TlsSettings refuses both at once.
+    return Optional.of(
+        new TlsSettings(
+            tlsCert,
+            tlsKey,
+            Optional.ofNullable(password).map(Secret::new),
+            Optional.ofNullable(tlsKeyPasswordFile)));
   }
 
   /** SQLite and file:// want their directories to exist; create them on a first run. */

@@ -149,7 +149,7 @@ public final class Node implements AutoCloseable {
   private void startParts() throws Exception {
     NodeConfig.HostPort listen = NodeConfig.HostPort.parse(config.listen());
     // Read first: a bad certificate file stops the start before anything touches the database.
-    tls = config.tls().map(ServerTls::load);
+    tls = config.tls().map(settings -> ServerTls.load(settings.files()));
     // With port 0 the bound port is known only once the frontend listens, and the frontend needs
     // the plane: such a node registers with port 0 first and advertises the real port below.
     NodeIdentity identity =

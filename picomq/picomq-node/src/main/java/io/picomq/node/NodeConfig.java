@@ -2,7 +2,6 @@ package io.picomq.node;
 
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.frontend.live.LiveOptions;
-import io.picomq.frontend.tls.TlsFiles;
 import io.picomq.server.metadata.NodeLiveness;
 import io.picomq.sql.backend.MetaUrl;
 import java.time.Duration;
@@ -90,7 +89,7 @@ public record NodeConfig(
     ConnectionSettings connections,
     Duration nodeTtl,
     ExposureSettings exposure,
-    Optional<TlsFiles> tls) {
+    Optional<TlsSettings> tls) {
 
   public static final int DEFAULT_NODE_ID = 1;
   public static final String DEFAULT_CLUSTER_ID = "picomq";
@@ -290,7 +289,7 @@ public record NodeConfig(
     private ConnectionSettings connections = ConnectionSettings.DEFAULT;
     private Duration nodeTtl = NodeLiveness.DEFAULT_TTL;
     private ExposureSettings exposure = ExposureSettings.DEFAULT;
-    private Optional<TlsFiles> tls = Optional.empty();
+    private Optional<TlsSettings> tls = Optional.empty();
 
     private Builder() {}
 
@@ -468,7 +467,7 @@ public record NodeConfig(
     }
 
     /** Both listeners serve TLS with these files ({@code --tls-cert}, {@code --tls-key}). */
-    public Builder tls(TlsFiles tls) {
+    public Builder tls(TlsSettings tls) {
       once("tls");
       this.tls = Optional.of(tls);
       return this;

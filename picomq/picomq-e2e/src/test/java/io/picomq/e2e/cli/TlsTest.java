@@ -91,6 +91,7 @@ class TlsTest {
           new PicoCli(dir.resolve("other-config.json")).run(at(endpoint, "head", "/tls/s"));
       assertThat(untrusting.exitCode()).as(untrusting.toString()).isNotZero();
       assertThat(untrusting.errLines()).hasSize(1);
+      assertThat(untrusting.errLines().get(0)).contains("--ca-cert");
     }
   }
 
