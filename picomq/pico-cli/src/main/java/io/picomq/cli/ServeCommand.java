@@ -323,9 +323,15 @@ final class ServeCommand implements Callable<Integer> {
             .orElse(""),
         supervisor.node().metadataDescription(),
         config.storage());
-    if (config.tls().isPresent()) {
-      ReloadSignal.install(() -> supervisor.node().reloadTls());
-    }
+    // Always taken: a reload (systemctl reload) must never stop a node, with TLS or without.
+    ReloadSignal.install(
+        () -> {
+          if (config.tls().isPresent()) {
+            supervisor.node().reloadTls();
+          } else {
+            System.err.println("pico: SIGHUP: no --tls-cert to read again; nothing to reload");
+          }
+        });
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

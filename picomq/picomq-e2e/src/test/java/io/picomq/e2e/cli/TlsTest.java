@@ -103,20 +103,25 @@ class TlsTest {
         serve(
             issued.writeCertificate(dir.resolve("cert.pem")),
             issued.writeKey(dir.resolve("key.pem")))) {
+      URI endpoint = server.endpoint(); // https://127.0.0.1:PORT
+      URI adminEndpoint = server.adminEndpoint();
       for (boolean http2 : new boolean[] {false, true}) {
+        // #region tls
         try (PicoClient client =
-            PicoClient.builder()
-                .endpoint(server.endpoint())
-                .http2(http2)
-                .caCertificate(caFile)
-                .build()) {
-          String stream = "/sdk/" + http2;
-          client.create(stream, CreateOptions.defaults());
-          client.append(stream, List.of(Record.of("over tls")));
-          assertThat(client.read(stream, ReadRequest.from(0)).records()).hasSize(1);
+                PicoClient.builder()
+                    .endpoint(endpoint)
+                    .caCertificate(caFile) // PEM of the CA that signed the server's certificate
+                    .http2(http2) // over https: h2 chosen by ALPN
+                    .build();
+            AdminClient admin = client.admin(adminEndpoint)) { // the same CA
+          client.create("/sdk/" + http2, CreateOptions.defaults());
+          client.append("/sdk/" + http2, List.of(Record.of("over tls")));
+          // #endregion tls
+          assertThat(client.read("/sdk/" + http2, ReadRequest.from(0)).records()).hasSize(1);
+          assertThat(admin.cluster().path("ready").asBoolean()).isTrue();
         }
       }
-      try (AdminClient admin = AdminClient.create(server.adminEndpoint(), caFile)) {
+      try (AdminClient admin = AdminClient.create(adminEndpoint, caFile)) {
         assertThat(admin.cluster().path("ready").asBoolean()).isTrue();
       }
       try (PicoClient untrusting = PicoClient.builder().endpoint(server.endpoint()).build()) {
