@@ -94,7 +94,8 @@ final class ServeCommand implements Callable<Integer> {
       names = "--http-address",
       defaultValue = "${env:PICO_HTTP_ADDRESS}",
       description =
-          "Address other nodes redirect clients to (PICO_HTTP_ADDRESS, default http://{listen}).")
+          "Address other nodes redirect clients to (PICO_HTTP_ADDRESS, default http://{listen},"
+              + " https:// with --tls-cert).")
   String httpAddress;
 
   @Option(

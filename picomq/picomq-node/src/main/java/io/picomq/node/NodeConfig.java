@@ -28,7 +28,7 @@ import java.util.Set;
  * @param adminListen host:port of the admin listener, empty for none (default {@code
  *     127.0.0.1:9090})
  * @param httpAddress the base URL other nodes redirect clients to; empty (the default) means {@code
- *     http://{listen}} with the port the listener bound
+ *     http://{listen}} ({@code https://} with {@code tls}) with the port the listener bound
  * @param backlog the protocol listener's accept backlog (default 1024)
  * @param shutdownDrain how long {@link Node#close} lets requests finish (default 0)
  * @param metaUrl the metadata database: {@code sqlite::memory:}, {@code sqlite:PATH} or {@code

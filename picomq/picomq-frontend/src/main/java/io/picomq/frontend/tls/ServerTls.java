@@ -33,9 +33,11 @@ public final class ServerTls {
 
   private final TlsFiles files;
 
-  // Any thread reads; reload() writes.
-  private volatile SslContext context;
-  private volatile String description;
+  /** Any thread reads; load and reload() write, the context and its description in one. */
+  private volatile Current current;
+
+  /** A context and what it serves, swapped together. */
+  private record Current(SslContext context, String description) {}
 
   private ServerTls(TlsFiles files, PemIdentity identity) {
     this.files = files;
@@ -60,7 +62,7 @@ public final class ServerTls {
 
   /** The certificate in use: its subject and end of validity. */
   public String description() {
-    return description;
+    return current.description();
   }
 
   /**
@@ -72,7 +74,7 @@ public final class ServerTls {
   public boolean reload() {
     try {
       install(PemIdentity.load(files));
-      LOG.info("TLS certificate reloaded: {}", description);
+      LOG.info("TLS certificate reloaded: {}", current.description());
       return true;
     } catch (IllegalArgumentException e) {
       LOG.warn("TLS reload failed, still serving the previous certificate: {}", e.getMessage());
@@ -82,7 +84,7 @@ public final class ServerTls {
 
   /** A TLS handler for a new server-side connection, with the current context. */
   public SslHandler newHandler(ByteBufAllocator allocator) {
-    return context.newHandler(allocator);
+    return current.context().newHandler(allocator);
   }
 
   private void install(PemIdentity identity) {
@@ -113,7 +115,6 @@ public final class ServerTls {
               + ")",
           e);
     }
-    context = built;
-    description = identity.describe();
+    current = new Current(built, identity.describe());
   }
 }
