@@ -21,6 +21,7 @@ import io.picomq.node.Node;
 import io.picomq.node.NodeConfig;
 import io.picomq.node.NodeSupervisor;
 import io.picomq.node.Secret;
+import io.picomq.node.TlsSettings;
 import io.picomq.s3stream.S3Stream;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,7 @@ class HostLayersTest {
           NodeSupervisor.class.getName(),
           ConnectionSettings.class.getName(),
           ExposureSettings.class.getName(),
+          TlsSettings.class.getName(),
           Secret.class.getName());
 
   static final ArchRule FRONTEND_SEES_ONLY_THE_STREAM_CONTRACT =
@@ -99,7 +101,7 @@ class HostLayersTest {
               DescribedPredicate.describe(
                   "are node internals or the parts a node is built from (anything of"
                       + " io.picomq.node but Node, NodeConfig, NodeSupervisor, ConnectionSettings,"
-                      + " ExposureSettings and Secret;"
+                      + " ExposureSettings, TlsSettings and Secret;"
                       + " server,"
                       + " stream contract, metadata, SQL, engine; the frontend but its ListenerProtocol)",
                   HostLayersTest::pastTheNodesApi))

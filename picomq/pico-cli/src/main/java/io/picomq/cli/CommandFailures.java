@@ -9,6 +9,7 @@ import io.picomq.client.UnauthorizedException;
 import io.picomq.client.UnsupportedByProtocolException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import javax.net.ssl.SSLHandshakeException;
 import picocli.CommandLine;
 
 /**
@@ -76,7 +77,8 @@ public final class CommandFailures {
       case PicoTransportException transport ->
           new Outcome(
               ExitCode.UNAVAILABLE,
-              withCode("cannot reach the server: " + text(transport), transport.errorCode()));
+              withCode("cannot reach the server: " + text(transport), transport.errorCode())
+                  + untrustedHint(transport));
       case PicoException server ->
           new Outcome(
               server.status() == 404 ? ExitCode.NOT_FOUND : ExitCode.FAILURE,
@@ -105,6 +107,16 @@ public final class CommandFailures {
       message = exception.status() == 0 ? exception.errorCode() : "HTTP " + exception.status();
     }
     return message.strip().replace('\n', ' ');
+  }
+
+  /** Where the server's certificate was not trusted: how to trust a private CA. */
+  private static String untrustedHint(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SSLHandshakeException) {
+        return "; if a private CA signed the server's certificate, give it with --ca-cert FILE";
+      }
+    }
+    return "";
   }
 
   private static String withCode(String message, String code) {

@@ -19,6 +19,7 @@ import io.picomq.client.BearerToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -57,7 +58,7 @@ public final class Pico implements Runnable {
 
   /** Global options followed by a separate value ({@code --endpoint URL}). */
   private static final Set<String> VALUED_OPTIONS =
-      Set.of("--protocol", "--endpoint", "--profile", "--token", "--token-file");
+      Set.of("--protocol", "--endpoint", "--profile", "--token", "--token-file", "--ca-cert");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -90,6 +91,15 @@ public final class Pico implements Runnable {
       paramLabel = "true|false",
       description = "Speak HTTP/2 (h2c) instead of HTTP/1.1 (PICO_HTTP2, default false).")
   String http2;
+
+  @CommandLine.Option(
+      names = "--ca-cert",
+      scope = CommandLine.ScopeType.INHERIT,
+      paramLabel = "FILE",
+      description =
+          "PEM file of the CA that signed the server's certificate, trusted for https://"
+              + " endpoints instead of the JDK's CAs (PICO_CA_CERT, profile ca-cert).")
+  String caCert;
 
   @CommandLine.Option(
       names = "--profile",
@@ -161,6 +171,12 @@ public final class Pico implements Runnable {
   /** The value of {@code setting}: flag, environment, profile, default. */
   public String setting(Setting setting) {
     return settings().resolve(setting, flag(setting.flag())).value();
+  }
+
+  /** The CA certificate file the client verbs trust ({@code --ca-cert}), if one is set. */
+  public Optional<Path> caCertificate() {
+    String file = setting(Setting.CA_CERT);
+    return file.isEmpty() ? Optional.empty() : Optional.of(Path.of(file));
   }
 
   /** The root object of the command tree {@code spec} belongs to. */

@@ -6,6 +6,7 @@ import io.picomq.node.ExposureSettings;
 import io.picomq.node.NodeConfig;
 import io.picomq.node.NodeSupervisor;
 import io.picomq.node.Secret;
+import io.picomq.node.TlsSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,8 +26,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code pico serve}: runs a node until SIGINT/SIGTERM, then stops it gracefully. Every flag has a
- * {@code PICO_*} environment variable; a flag wins over its variable.
+ * {@code pico serve}: runs a node until SIGINT/SIGTERM, then stops it gracefully; SIGHUP reads the
+ * TLS certificate files again. Every flag has a {@code PICO_*} environment variable; a flag wins
+ * over its variable.
  */
 @Command(
     name = "serve",
@@ -92,7 +94,8 @@ final class ServeCommand implements Callable<Integer> {
       names = "--http-address",
       defaultValue = "${env:PICO_HTTP_ADDRESS}",
       description =
-          "Address other nodes redirect clients to (PICO_HTTP_ADDRESS, default http://{listen}).")
+          "Address other nodes redirect clients to (PICO_HTTP_ADDRESS, default http://{listen},"
+              + " https:// with --tls-cert).")
   String httpAddress;
 
   @Option(
@@ -178,6 +181,31 @@ final class ServeCommand implements Callable<Integer> {
           "Origins whose web pages may call the admin listener, as --cors-origins"
               + " (PICO_ADMIN_CORS_ORIGINS, default none).")
   String adminCorsOrigins;
+
+  @Option(
+      names = "--tls-cert",
+      defaultValue = "${env:PICO_TLS_CERT}",
+      paramLabel = "FILE",
+      description =
+          "PEM certificate chain (the server's first): both listeners serve TLS, h2 and http/1.1"
+              + " through ALPN; SIGHUP reads the files again (PICO_TLS_CERT).")
+  Path tlsCert;
+
+  @Option(
+      names = "--tls-key",
+      defaultValue = "${env:PICO_TLS_KEY}",
+      paramLabel = "FILE",
+      description = "PEM private key of --tls-cert, PKCS#8, optionally encrypted (PICO_TLS_KEY).")
+  Path tlsKey;
+
+  @Option(
+      names = "--tls-key-password-file",
+      defaultValue = "${env:PICO_TLS_KEY_PASSWORD_FILE}",
+      paramLabel = "FILE",
+      description =
+          "File holding the password of an encrypted --tls-key; or set PICO_TLS_KEY_PASSWORD"
+              + " (PICO_TLS_KEY_PASSWORD_FILE).")
+  Path tlsKeyPasswordFile;
 
   @Option(
       names = "--storage",
@@ -282,14 +310,29 @@ final class ServeCommand implements Callable<Integer> {
               + " can read in the process list; give it in PICO_META_PASSWORD or"
               + " --meta-password-file instead");
     }
+    String scheme = config.scheme();
     System.err.printf(
         Locale.ROOT,
-        "pico: serving %s on http://%s%s%n      metadata %s, storage %s%n",
+        "pico: serving %s on %s://%s%s%n      metadata %s, storage %s%n",
         config.protocol().name().toLowerCase(Locale.ROOT),
+        scheme,
         hostPort(supervisor.node().address()),
-        supervisor.node().adminAddress().map(a -> ", admin on http://" + hostPort(a)).orElse(""),
+        supervisor
+            .node()
+            .adminAddress()
+            .map(a -> ", admin on " + scheme + "://" + hostPort(a))
+            .orElse(""),
         supervisor.node().metadataDescription(),
         config.storage());
+    // Always taken: a reload (systemctl reload) must never stop a node, with TLS or without.
+    ReloadSignal.install(
+        () -> {
+          if (config.tls().isPresent()) {
+            supervisor.node().reloadTls();
+          } else {
+            System.err.println("pico: SIGHUP: no --tls-cert to read again; nothing to reload");
+          }
+        });
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -340,6 +383,7 @@ final class ServeCommand implements Callable<Integer> {
       config.wal(wal);
     }
     metaPassword().ifPresent(config::metaPassword);
+    tlsSettings().ifPresent(config::tls);
     if (walCacheSize != null) {
       config.walCacheSizeBytes(Sizes.parse("--wal-cache-size", walCacheSize));
     }
@@ -416,6 +460,32 @@ final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--meta-password-file " + metaPasswordFile + " is empty");
     }
     return Optional.of(new Secret(password));
+  }
+
+  /**
+   * The TLS files, when {@code --tls-cert} is given: it and {@code --tls-key} go together, and the
+   * key's password comes from {@code PICO_TLS_KEY_PASSWORD} or {@code --tls-key-password-file} (one
+   * of them), never from a flag the process list would show.
+   */
+  private Optional<TlsSettings> tlsSettings() {
+    String password = environment.get("PICO_TLS_KEY_PASSWORD");
+    if (tlsCert == null && tlsKey == null) {
+      if (password != null || tlsKeyPasswordFile != null) {
+        throw new IllegalArgumentException(
+            "a TLS key password is given but no --tls-cert and --tls-key");
+      }
+      return Optional.empty();
+    }
+    if (tlsCert == null || tlsKey == null) {
+      throw new IllegalArgumentException("--tls-cert and --tls-key go together; give both");
+    }
+    // TlsSettings refuses both at once.
+    return Optional.of(
+        new TlsSettings(
+            tlsCert,
+            tlsKey,
+            Optional.ofNullable(password).map(Secret::new),
+            Optional.ofNullable(tlsKeyPasswordFile)));
   }
 
   /** SQLite and file:// want their directories to exist; create them on a first run. */

@@ -7,6 +7,7 @@ import io.picomq.frontend.ListenerProtocol;
 import io.picomq.node.ConnectionSettings;
 import io.picomq.node.ExposureSettings;
 import io.picomq.node.NodeConfig;
+import io.picomq.node.TlsSettings;
 import io.picomq.sql.backend.MetaUrl;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -168,6 +169,51 @@ class ServeCommandTest {
     // SQLite has no password: one given is a mistake, said so at start.
     assertThatThrownBy(() -> parse(Map.of("PICO_META_PASSWORD", "x"), "serve"))
         .hasMessageContaining("is no Postgres database");
+  }
+
+  @Test
+  void tlsFilesGoTogetherAndTheKeyPasswordNeverComesFromTheArguments() {
+    assertThat(parse("serve").tls()).isEmpty();
+    assertThat(parse("serve").scheme()).isEqualTo("http");
+    NodeConfig tls = parse("serve", "--tls-cert", "/etc/pico/cert.pem", "--tls-key", "/k.pem");
+    assertThat(tls.tls().orElseThrow())
+        .isEqualTo(TlsSettings.of(Path.of("/etc/pico/cert.pem"), Path.of("/k.pem")));
+    assertThat(tls.scheme()).isEqualTo("https");
+    // Files are read when the node starts, not when the flags are parsed.
+    NodeConfig fromEnvironment =
+        parse(
+            Map.of("PICO_TLS_KEY_PASSWORD", "env secret"),
+            "serve",
+            "--tls-cert",
+            "/c.pem",
+            "--tls-key",
+            "/k.pem");
+    assertThat(fromEnvironment.tls().orElseThrow().keyPassword().orElseThrow().reveal())
+        .isEqualTo("env secret");
+    assertThat(fromEnvironment.toString()).doesNotContain("env secret");
+    assertThat(
+            parse("serve", "--tls-cert", "/c", "--tls-key", "/k", "--tls-key-password-file", "/p")
+                .tls()
+                .orElseThrow()
+                .keyPasswordFile())
+        .contains(Path.of("/p"));
+
+    assertThatThrownBy(() -> parse("serve", "--tls-cert", "/c.pem"))
+        .hasMessageContaining("--tls-cert and --tls-key go together");
+    assertThatThrownBy(() -> parse("serve", "--tls-key-password-file", "/p"))
+        .hasMessageContaining("no --tls-cert");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    Map.of("PICO_TLS_KEY_PASSWORD", "x"),
+                    "serve",
+                    "--tls-cert",
+                    "/c",
+                    "--tls-key",
+                    "/k",
+                    "--tls-key-password-file",
+                    "/p"))
+        .hasMessageContaining("PICO_TLS_KEY_PASSWORD or --tls-key-password-file, not both");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.picomq.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -24,6 +25,17 @@ public interface AdminClient extends AutoCloseable {
    */
   static AdminClient create(URI adminEndpoint) {
     return builder().endpoint(adminEndpoint).build();
+  }
+
+  /**
+   * A client of the admin listener at {@code adminEndpoint} ({@code https://}) whose certificate
+   * the CA in {@code caCertificate} (a PEM file) signed, without a token, with its own HTTP/1.1
+   * client.
+   *
+   * @throws IllegalArgumentException naming the file when it holds no readable certificate
+   */
+  static AdminClient create(URI adminEndpoint, Path caCertificate) {
+    return builder().endpoint(adminEndpoint).caCertificate(caCertificate).build();
   }
 
   /**
@@ -131,6 +143,7 @@ public interface AdminClient extends AutoCloseable {
     private HttpClient httpClient;
     private Duration requestTimeout;
     private Duration connectTimeout;
+    private Path caCertificate;
 
     private Builder() {}
 
@@ -178,6 +191,16 @@ public interface AdminClient extends AutoCloseable {
     }
 
     /**
+     * Trust the CA certificates in this PEM file for an {@code https://} endpoint, instead of the
+     * JDK's default CAs, in the admin client's own HTTP client. Read by {@link #build}, which names
+     * the file when it holds no certificate.
+     */
+    public Builder caCertificate(Path pemFile) {
+      this.caCertificate = OptionChecks.once(this.caCertificate, pemFile, "caCertificate");
+      return this;
+    }
+
+    /**
      * A new admin client; it connects on its first request.
      *
      * @throws IllegalStateException without an endpoint
@@ -186,15 +209,18 @@ public interface AdminClient extends AutoCloseable {
       if (endpoint == null) {
         throw new IllegalStateException("an admin client needs an endpoint");
       }
-      if (httpClient != null && connectTimeout != null) {
+      if (httpClient != null && (connectTimeout != null || caCertificate != null)) {
         throw new IllegalStateException(
-            "connectTimeout applies to the admin client's own HTTP client, not to httpClient");
+            "connectTimeout and caCertificate apply to the admin client's own HTTP client, not to"
+                + " httpClient");
       }
       boolean ownsClient = httpClient == null;
       HttpClient http =
           ownsClient
               ? HttpTransport.newClient(
-                  false, connectTimeout == null ? Duration.ofSeconds(10) : connectTimeout)
+                  false,
+                  connectTimeout == null ? Duration.ofSeconds(10) : connectTimeout,
+                  Optional.ofNullable(caCertificate).map(TrustedCertificates::context))
               : httpClient;
       return new HttpAdminClient(
           endpoint,

@@ -16,6 +16,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLContext;
 
 /**
  * Sends {@link HttpCall}s through one {@link HttpClient}, following redirects itself: a node that
@@ -65,11 +66,21 @@ final class HttpTransport implements AutoCloseable {
   }
 
   static HttpClient newClient(boolean http2, Duration connectTimeout) {
-    return HttpClient.newBuilder()
-        .version(http2 ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .connectTimeout(connectTimeout)
-        .build();
+    return newClient(http2, connectTimeout, Optional.empty());
+  }
+
+  /**
+   * A client; over https:// it trusts what {@code tls} trusts, else the JDK's default CAs. Over TLS
+   * HTTP/2 is chosen by ALPN, with no upgrade.
+   */
+  static HttpClient newClient(boolean http2, Duration connectTimeout, Optional<SSLContext> tls) {
+    HttpClient.Builder builder =
+        HttpClient.newBuilder()
+            .version(http2 ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(connectTimeout);
+    tls.ifPresent(builder::sslContext);
+    return builder.build();
   }
 
   /** Sends {@code call} and reads the whole answer; any status is returned as it is. */

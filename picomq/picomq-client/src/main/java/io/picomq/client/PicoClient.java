@@ -1,6 +1,7 @@
 package io.picomq.client;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -8,13 +9,14 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import javax.net.ssl.SSLContext;
 
 /**
  * A client of one PicoMQ listener, speaking either the Pico protocol or Durable Streams over
- * java.net.http (HTTP/1.1, or HTTP/2 via the h2c upgrade). Thread-safe; share one per endpoint. The
- * blocking methods here each make one request (following up to 5 redirects to a stream's owner), or
- * more when the server is unavailable (see below); {@link #consumer} and {@link #producer} give
- * long-lived helpers that retry by themselves.
+ * java.net.http (HTTP/1.1, or HTTP/2: via the h2c upgrade, or ALPN over {@code https://}).
+ * Thread-safe; share one per endpoint. The blocking methods here each make one request (following
+ * up to 5 redirects to a stream's owner), or more when the server is unavailable (see below);
+ * {@link #consumer} and {@link #producer} give long-lived helpers that retry by themselves.
  *
  * <p>Seqs are {@code long}s under both protocols: Durable Streams offsets are translated (their
  * second half is the seq), so code written against one protocol runs against the other. Operations
@@ -86,6 +88,7 @@ public final class PicoClient implements AutoCloseable {
   private final RetryListener retryListener;
   private final UnavailableRetry retry;
   private final Optional<BearerToken> token;
+  private final Optional<SSLContext> tls;
 
   private PicoClient(Builder builder) {
     this.endpoint = builder.endpoint == null ? DEFAULT_ENDPOINT : builder.endpoint;
@@ -100,10 +103,14 @@ public final class PicoClient implements AutoCloseable {
     this.retryListener = builder.retryListener == null ? RetryListener.NONE : builder.retryListener;
     this.retry = new UnavailableRetry(retryListener);
     this.token = Optional.ofNullable(builder.token);
+    this.tls = Optional.ofNullable(builder.caCertificate).map(TrustedCertificates::context);
     Endpoints endpoints = new Endpoints(endpoint, protocol);
     this.transport =
         new HttpTransport(
-            HttpTransport.newClient(http2, connectTimeout), true, endpoints.root(Map.of()), token);
+            HttpTransport.newClient(http2, connectTimeout, tls),
+            true,
+            endpoints.root(Map.of()),
+            token);
     Duration liveTimeout = requestTimeout.plus(LIVE_GRACE);
     this.dialect =
         protocol == Protocol.PICO
@@ -287,7 +294,11 @@ public final class PicoClient implements AutoCloseable {
    */
   public AdminClient admin(URI adminEndpoint) {
     return new HttpAdminClient(
-        adminEndpoint, HttpTransport.newClient(http2, connectTimeout), true, requestTimeout, token);
+        adminEndpoint,
+        HttpTransport.newClient(http2, connectTimeout, tls),
+        true,
+        requestTimeout,
+        token);
   }
 
   /**
@@ -312,6 +323,7 @@ public final class PicoClient implements AutoCloseable {
     private Duration retryUnavailable;
     private RetryListener retryListener;
     private BearerToken token;
+    private Path caCertificate;
 
     private Builder() {}
 
@@ -328,8 +340,8 @@ public final class PicoClient implements AutoCloseable {
     }
 
     /**
-     * Whether to speak HTTP/2 (h2c, by upgrading the first request) rather than HTTP/1.1 (default
-     * false). Over HTTP/2 all requests share one connection.
+     * Whether to speak HTTP/2 (h2c, by upgrading the first request; over {@code https://} chosen by
+     * ALPN) rather than HTTP/1.1 (default false). Over HTTP/2 all requests share one connection.
      */
     public Builder http2(boolean http2) {
       this.http2 = OptionChecks.once(this.http2, http2, "http2");
@@ -394,6 +406,17 @@ public final class PicoClient implements AutoCloseable {
      */
     public Builder token(String token) {
       this.token = OptionChecks.once(this.token, new BearerToken(token), "token");
+      return this;
+    }
+
+    /**
+     * Trust the CA certificates in this PEM file for {@code https://} endpoints, instead of the
+     * JDK's default CAs: for servers whose certificate a private CA signed (default: the JDK's).
+     * The server's host name is still checked against its certificate. The file is read by {@link
+     * #build}, which names it when it holds no certificate.
+     */
+    public Builder caCertificate(Path pemFile) {
+      this.caCertificate = OptionChecks.once(this.caCertificate, pemFile, "caCertificate");
       return this;
     }
 

@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  */
 public final class ServerProcess implements AutoCloseable {
   private static final Pattern SERVING =
-      Pattern.compile("serving (\\w+) on (http://[^,\\s]+)(?:, admin on (http://\\S+))?");
+      Pattern.compile("serving (\\w+) on (https?://[^,\\s]+)(?:, admin on (https?://\\S+))?");
 
   private final Path dataDir;
   private final List<String> extraArgs;
@@ -312,6 +312,11 @@ public final class ServerProcess implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while sending SIG" + name, e);
     }
+  }
+
+  /** Sends SIGHUP: the server reads its TLS certificate files again. */
+  public void hangUp() {
+    signal("HUP");
   }
 
   /** Stops the process with SIGTERM (a graceful shutdown) and waits for it. */

@@ -86,7 +86,8 @@ public final class Frontend implements AutoCloseable {
                   ds
                       ? DurableStreamsHandler.cors(
                           config.corsOrigins(), FrontendConfig.CORS_SETTING)
-                      : PicoHandler.cors(config.corsOrigins(), FrontendConfig.CORS_SETTING)),
+                      : PicoHandler.cors(config.corsOrigins(), FrontendConfig.CORS_SETTING),
+                  config.tls()),
               observed(
                   ds ? "ds" : "pico",
                   observer,

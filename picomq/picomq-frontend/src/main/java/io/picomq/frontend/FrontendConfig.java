@@ -5,10 +5,12 @@ import io.picomq.frontend.http.AllowedOrigins;
 import io.picomq.frontend.http.ConnectionLimits;
 import io.picomq.frontend.http.HttpLimits;
 import io.picomq.frontend.live.LiveOptions;
+import io.picomq.frontend.tls.ServerTls;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -30,6 +32,8 @@ import java.util.Set;
  *     AllowedHosts#forListener}{@code (host)}: the bind address's own names)
  * @param corsOrigins the origins whose pages browsers let call (default {@link
  *     AllowedOrigins#LOOPBACK}, {@code --cors-origins})
+ * @param tls the certificate to serve TLS with, shared with other listeners that reload with it;
+ *     empty (the default) for cleartext
  */
 public record FrontendConfig(
     String host,
@@ -43,7 +47,8 @@ public record FrontendConfig(
     int backlog,
     ConnectionLimits connectionLimits,
     AllowedHosts allowedHosts,
-    AllowedOrigins corsOrigins) {
+    AllowedOrigins corsOrigins,
+    Optional<ServerTls> tls) {
 
   /** How the operator changes {@code corsOrigins}, named when a foreign page's write is refused. */
   public static final String CORS_SETTING = "--cors-origins (PICO_CORS_ORIGINS)";
@@ -52,6 +57,7 @@ public record FrontendConfig(
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(allowedHosts, "allowedHosts");
     Objects.requireNonNull(corsOrigins, "corsOrigins");
+    Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(connectionLimits, "connectionLimits");
     Objects.requireNonNull(protocol, "protocol");
     Objects.requireNonNull(limits, "limits");
@@ -91,6 +97,7 @@ public record FrontendConfig(
     private ConnectionLimits connectionLimits = ConnectionLimits.DEFAULT;
     private AllowedHosts allowedHosts;
     private AllowedOrigins corsOrigins = AllowedOrigins.LOOPBACK;
+    private Optional<ServerTls> tls = Optional.empty();
 
     private Builder() {}
 
@@ -172,6 +179,13 @@ public record FrontendConfig(
       return this;
     }
 
+    /** Serves TLS with {@code tls}'s certificate ({@code --tls-cert}, {@code --tls-key}). */
+    public Builder tls(ServerTls tls) {
+      once("tls");
+      this.tls = Optional.of(tls);
+      return this;
+    }
+
     public FrontendConfig build() {
       return new FrontendConfig(
           host,
@@ -185,7 +199,8 @@ public record FrontendConfig(
           backlog,
           connectionLimits,
           allowedHosts != null ? allowedHosts : AllowedHosts.forListener(host, List.of()),
-          corsOrigins);
+          corsOrigins,
+          tls);
     }
   }
 }

@@ -16,6 +16,7 @@ import io.picomq.frontend.http.CorsPolicy;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.HttpLimits;
 import io.picomq.frontend.http.HttpListener;
+import io.picomq.frontend.tls.ServerTls;
 import io.picomq.meta.apply.RejectReason;
 import io.picomq.meta.apply.Result;
 import io.picomq.meta.command.Command;
@@ -87,7 +88,8 @@ final class AdminListener implements AutoCloseable {
       Node node,
       ConnectionLimits limits,
       AllowedHosts allowedHosts,
-      AllowedOrigins corsOrigins)
+      AllowedOrigins corsOrigins,
+      Optional<ServerTls> tls)
       throws InterruptedException {
     AdminListener admin = new AdminListener(node);
     admin.listener =
@@ -101,7 +103,8 @@ final class AdminListener implements AutoCloseable {
                 64,
                 limits,
                 allowedHosts,
-                new CorsPolicy(corsOrigins, CORS_SETTING, "GET, POST", "Content-Type", "")),
+                new CorsPolicy(corsOrigins, CORS_SETTING, "GET, POST", "Content-Type", ""),
+                tls),
             admin::handle);
     return admin;
   }

@@ -8,6 +8,7 @@ import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
 import io.picomq.frontend.http.ConnectionLimits;
 import io.picomq.frontend.http.RequestObserver;
+import io.picomq.frontend.tls.ServerTls;
 import io.picomq.meta.command.Command;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.NodeRecord;
@@ -109,6 +110,9 @@ public final class Node implements AutoCloseable {
   private AdminListener admin;
   private Thread expiry;
 
+  /** Both listeners' certificate, empty in cleartext; set by start() before the listeners. */
+  private volatile Optional<ServerTls> tls = Optional.empty();
+
   private Node(NodeConfig config, Clock clock) {
     this.config = Objects.requireNonNull(config, "config");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -144,6 +148,8 @@ public final class Node implements AutoCloseable {
 
   private void startParts() throws Exception {
     NodeConfig.HostPort listen = NodeConfig.HostPort.parse(config.listen());
+    // Read first: a bad certificate file stops the start before anything touches the database.
+    tls = config.tls().map(settings -> ServerTls.load(settings.files()));
     // With port 0 the bound port is known only once the frontend listens, and the frontend needs
     // the plane: such a node registers with port 0 first and advertises the real port below.
     NodeIdentity identity =
@@ -213,24 +219,20 @@ public final class Node implements AutoCloseable {
     // Both listeners answer to the advertised name too: redirects from other nodes point there.
     String advertised = config.advertisedAddress(listen.port());
     ExposureSettings exposure = config.exposure();
-    frontend =
-        Frontend.start(
-            FrontendConfig.builder()
-                .host(listen.host())
-                .port(listen.port())
-                .backlog(config.backlog())
-                .protocol(config.protocol())
-                .longPollTimeout(config.longPollTimeout())
-                .sseMaxDuration(config.sseMaxDuration())
-                .maxChunkBytes(config.maxChunkBytes())
-                .connectionLimits(protocolLimits)
-                .allowedHosts(exposure.hostsFor(listen.host(), advertised))
-                .corsOrigins(exposure.corsOrigins())
-                .build(),
-            service,
-            clock,
-            router,
-            requestMeter());
+    FrontendConfig.Builder frontendConfig =
+        FrontendConfig.builder()
+            .host(listen.host())
+            .port(listen.port())
+            .backlog(config.backlog())
+            .protocol(config.protocol())
+            .longPollTimeout(config.longPollTimeout())
+            .sseMaxDuration(config.sseMaxDuration())
+            .maxChunkBytes(config.maxChunkBytes())
+            .connectionLimits(protocolLimits)
+            .allowedHosts(exposure.hostsFor(listen.host(), advertised))
+            .corsOrigins(exposure.corsOrigins());
+    tls.ifPresent(frontendConfig::tls);
+    frontend = Frontend.start(frontendConfig.build(), service, clock, router, requestMeter());
     ConnectionMeters.bind(
         metrics,
         config.protocol().name().toLowerCase(java.util.Locale.ROOT),
@@ -247,7 +249,8 @@ public final class Node implements AutoCloseable {
               this,
               config.connections().adminLimits(),
               exposure.hostsFor(adminAt.host(), advertised),
-              exposure.adminCorsOrigins());
+              exposure.adminCorsOrigins(),
+              tls);
       ConnectionMeters.bind(metrics, "admin", admin.connections());
     }
     address = frontend.address();
@@ -390,6 +393,17 @@ public final class Node implements AutoCloseable {
   /** Where the admin listener listens; empty when the node runs none. */
   public Optional<InetSocketAddress> adminAddress() {
     return adminAddress;
+  }
+
+  /**
+   * Reads the TLS certificate and key files again (what {@code pico serve} does on SIGHUP): new
+   * connections to both listeners get the new certificate, open ones keep theirs. A bad file logs
+   * one line and leaves the certificate in use.
+   *
+   * @return whether the new files were taken; false also when the node serves no TLS
+   */
+  public boolean reloadTls() {
+    return tls.map(ServerTls::reload).orElse(false);
   }
 
   public NodeConfig config() {

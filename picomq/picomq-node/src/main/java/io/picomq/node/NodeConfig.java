@@ -28,7 +28,7 @@ import java.util.Set;
  * @param adminListen host:port of the admin listener, empty for none (default {@code
  *     127.0.0.1:9090})
  * @param httpAddress the base URL other nodes redirect clients to; empty (the default) means {@code
- *     http://{listen}} with the port the listener bound
+ *     http://{listen}} ({@code https://} with {@code tls}) with the port the listener bound
  * @param backlog the protocol listener's accept backlog (default 1024)
  * @param shutdownDrain how long {@link Node#close} lets requests finish (default 0)
  * @param metaUrl the metadata database: {@code sqlite::memory:}, {@code sqlite:PATH} or {@code
@@ -59,6 +59,8 @@ import java.util.Set;
  *     quarter of it (default 10 s, at least {@link NodeLiveness#MIN_TTL})
  * @param exposure the listeners' host check and CORS origins (default {@link
  *     ExposureSettings#DEFAULT})
+ * @param tls the PEM certificate and key both listeners serve TLS with (h2 and http/1.1 through
+ *     ALPN; read again on SIGHUP); empty (the default) for cleartext
  */
 public record NodeConfig(
     int nodeId,
@@ -86,7 +88,8 @@ public record NodeConfig(
     Duration requestTimeout,
     ConnectionSettings connections,
     Duration nodeTtl,
-    ExposureSettings exposure) {
+    ExposureSettings exposure,
+    Optional<TlsSettings> tls) {
 
   public static final int DEFAULT_NODE_ID = 1;
   public static final String DEFAULT_CLUSTER_ID = "picomq";
@@ -110,6 +113,7 @@ public record NodeConfig(
     Objects.requireNonNull(nodeTtl, "nodeTtl");
     Objects.requireNonNull(metaPassword, "metaPassword");
     Objects.requireNonNull(exposure, "exposure");
+    Objects.requireNonNull(tls, "tls");
     require(nodeId >= 0, "nodeId must be >= 0, not " + nodeId);
     require(nodeEpoch >= 0, "nodeEpoch must be >= 0, not " + nodeEpoch);
     require(slots >= 0, "slots must be >= 0, not " + slots);
@@ -173,6 +177,7 @@ public record NodeConfig(
     b.connections = connections;
     b.nodeTtl = nodeTtl;
     b.exposure = exposure;
+    b.tls = tls;
     return b;
   }
 
@@ -207,7 +212,13 @@ public record NodeConfig(
 
   /** The address clients are redirected to when another node owns their stream. */
   String advertisedAddress(int boundPort) {
-    return httpAddress.orElseGet(() -> "http://" + HostPort.parse(listen).host() + ":" + boundPort);
+    return httpAddress.orElseGet(
+        () -> scheme() + "://" + HostPort.parse(listen).host() + ":" + boundPort);
+  }
+
+  /** {@code https} when the listeners serve TLS, else {@code http}. */
+  public String scheme() {
+    return tls.isPresent() ? "https" : "http";
   }
 
   private static void require(boolean condition, String message) {
@@ -278,6 +289,7 @@ public record NodeConfig(
     private ConnectionSettings connections = ConnectionSettings.DEFAULT;
     private Duration nodeTtl = NodeLiveness.DEFAULT_TTL;
     private ExposureSettings exposure = ExposureSettings.DEFAULT;
+    private Optional<TlsSettings> tls = Optional.empty();
 
     private Builder() {}
 
@@ -454,6 +466,13 @@ public record NodeConfig(
       return this;
     }
 
+    /** Both listeners serve TLS with these files ({@code --tls-cert}, {@code --tls-key}). */
+    public Builder tls(TlsSettings tls) {
+      once("tls");
+      this.tls = Optional.of(tls);
+      return this;
+    }
+
     public NodeConfig build() {
       if (nodeEpoch < 0 && !given.contains("nodeEpoch")) {
         throw new IllegalStateException("nodeEpoch is required");
@@ -490,7 +509,8 @@ public record NodeConfig(
           requestTimeout,
           connections,
           nodeTtl,
-          exposure);
+          exposure,
+          tls);
     }
   }
 }

@@ -82,6 +82,7 @@ public final class AdminCommand implements Runnable {
       URI endpoint = URI.create(pico.setting(Setting.ADMIN_ENDPOINT));
       AdminClient.Builder builder = AdminClient.builder().endpoint(endpoint);
       pico.token().ifPresent(token -> builder.token(token.value()));
+      pico.caCertificate().ifPresent(builder::caCertificate);
       try (AdminClient admin = builder.build()) {
         JsonNode answer = ask(admin);
         PrintWriter out = spec.commandLine().getOut();

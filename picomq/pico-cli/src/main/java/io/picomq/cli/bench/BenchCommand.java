@@ -126,7 +126,9 @@ public final class BenchCommand implements Callable<Integer> {
     PrintStream err = System.err;
     BenchReport report;
     Optional<BearerToken> token = pico.token();
-    try (SdkTarget target = new SdkTarget(endpoint, protocol, http2, token, config.connections())) {
+    try (SdkTarget target =
+        new SdkTarget(
+            endpoint, protocol, http2, token, pico.caCertificate(), config.connections())) {
       BenchRun run = new BenchRun(config, target, err, System::nanoTime);
       Thread cleanup = new Thread(() -> stopOnExit(run, target), "pico-bench-cleanup");
       Runtime.getRuntime().addShutdownHook(cleanup);

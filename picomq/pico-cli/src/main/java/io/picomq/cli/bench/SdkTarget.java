@@ -13,6 +13,7 @@ import io.picomq.client.ReadRecord;
 import io.picomq.client.ReadResult;
 import io.picomq.client.Record;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,13 +46,14 @@ final class SdkTarget implements BenchTarget {
       Protocol protocol,
       boolean http2,
       Optional<BearerToken> token,
+      Optional<Path> caCertificate,
       int connections) {
     List<PicoClient> made = new ArrayList<>();
     for (int i = 0; i < connections; i++) {
-      made.add(client(endpoint, protocol, http2, token, retries));
+      made.add(client(endpoint, protocol, http2, token, caCertificate, retries));
     }
     this.clients = List.copyOf(made);
-    this.readerClient = client(endpoint, protocol, http2, token, retries);
+    this.readerClient = client(endpoint, protocol, http2, token, caCertificate, retries);
   }
 
   private static PicoClient client(
@@ -59,6 +61,7 @@ final class SdkTarget implements BenchTarget {
       Protocol protocol,
       boolean http2,
       Optional<BearerToken> token,
+      Optional<Path> caCertificate,
       LongAdder retries) {
     PicoClient.Builder builder =
         PicoClient.builder()
@@ -68,6 +71,7 @@ final class SdkTarget implements BenchTarget {
             .requestTimeout(Duration.ofSeconds(60))
             .retryListener((failure, pause) -> retries.increment());
     token.ifPresent(t -> builder.token(t.value()));
+    caCertificate.ifPresent(builder::caCertificate);
     return builder.build();
   }
 

@@ -48,6 +48,7 @@ abstract class ClientCommand implements Callable<Integer> {
             .protocol(protocol())
             .http2(Boolean.parseBoolean(pico.setting(Setting.HTTP2)));
     pico.token().ifPresent(token -> builder.token(token.value()));
+    pico.caCertificate().ifPresent(builder::caCertificate);
     return builder.build();
   }
 }

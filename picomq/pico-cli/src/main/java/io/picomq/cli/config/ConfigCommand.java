@@ -13,16 +13,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code pico config}: profiles of client settings in a small JSON file. A profile holds any of
- * {@code endpoint}, {@code protocol}, {@code http2} and {@code admin-endpoint}; flags and {@code
- * PICO_*} variables still win over it.
+ * {@code endpoint}, {@code protocol}, {@code http2}, {@code admin-endpoint} and {@code ca-cert};
+ * flags and {@code PICO_*} variables still win over it.
  */
 @Command(
     name = "config",
     mixinStandardHelpOptions = true,
     header = "Profiles of client settings.",
     description = {
-      "Keys: endpoint, protocol, http2, admin-endpoint, token, token-file. The file is",
-      "$PICO_CONFIG, else $XDG_CONFIG_HOME/pico/config.json, else",
+      "Keys: endpoint, protocol, http2, admin-endpoint, token, token-file, ca-cert. The",
+      "file is $PICO_CONFIG, else $XDG_CONFIG_HOME/pico/config.json, else",
       "~/.config/pico/config.json (readable by its owner only). A flag or PICO_*",
       "variable wins over the profile; the profile wins over the default. Tokens are",
       "shown masked."
@@ -64,7 +64,7 @@ public final class ConfigCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "KEY",
-        description = "endpoint, protocol, http2, admin-endpoint, token or token-file.")
+        description = "endpoint, protocol, http2, admin-endpoint, token, token-file or ca-cert.")
     String key;
 
     @Parameters(index = "1", paramLabel = "VALUE")
@@ -106,7 +106,7 @@ public final class ConfigCommand implements Runnable {
     @Parameters(
         index = "0",
         paramLabel = "KEY",
-        description = "endpoint, protocol, http2, admin-endpoint, token or token-file.")
+        description = "endpoint, protocol, http2, admin-endpoint, token, token-file or ca-cert.")
     String key;
 
     @Override

@@ -21,7 +21,9 @@ public enum Setting {
   /** The bearer token itself. A secret: shown masked (see {@link #display}); default none. */
   TOKEN("token", "--token", "PICO_TOKEN", ""),
   /** A file holding the token, so the secret is in neither argv nor the environment. */
-  TOKEN_FILE("token-file", "--token-file", "PICO_TOKEN_FILE", "");
+  TOKEN_FILE("token-file", "--token-file", "PICO_TOKEN_FILE", ""),
+  /** A PEM file of CA certificates trusted for https:// endpoints; empty: the JDK's CAs. */
+  CA_CERT("ca-cert", "--ca-cert", "PICO_CA_CERT", "");
 
   private final String key;
   private final String flag;
@@ -123,6 +125,13 @@ public enum Setting {
           throw new IllegalArgumentException(source + " is pico or ds, not '" + value + "'");
         }
         return protocol;
+      }
+      case CA_CERT -> {
+        if (trimmed.isEmpty()) {
+          throw new IllegalArgumentException(source + " wants a PEM file, not an empty value");
+        }
+        // Relative to where the command runs; a profile should name an absolute path.
+        return trimmed;
       }
       case HTTP2 -> {
         String flagValue = trimmed.toLowerCase(Locale.ROOT);

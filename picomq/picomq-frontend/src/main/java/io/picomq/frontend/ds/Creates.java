@@ -96,7 +96,8 @@ final class Creates {
       case CreateOutcome.Created created -> {
         HttpHeaders headers = Answers.streamHeaders(created.stream());
         String host = exchange.headers().get(HttpHeaderNames.HOST, "localhost");
-        headers.set(HttpHeaderNames.LOCATION, "http://" + host + exchange.rawPath());
+        headers.set(
+            HttpHeaderNames.LOCATION, exchange.scheme() + "://" + host + exchange.rawPath());
         exchange.respond(CREATED, headers, Answers.EMPTY);
       }
       case CreateOutcome.Exists exists ->

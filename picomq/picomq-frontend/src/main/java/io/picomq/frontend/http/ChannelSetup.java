@@ -19,8 +19,12 @@ import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The pipeline of an accepted connection. One port serves three ways in:
@@ -36,10 +40,17 @@ import io.netty.util.ReferenceCountUtil;
  * Before any of it, a connection gets its {@link ConnectionGuard} (header and idle timeouts) at the
  * head of the pipeline. (Connections beyond the cap never get here: {@link GatedServerChannel}.)
  *
+ * <p>A TLS listener ({@link ListenerState#tls}) has two ways in instead, chosen by ALPN once the
+ * handshake is done ({@link AlpnSetup}): {@code h2} goes straight to the HTTP/2 handlers, {@code
+ * http/1.1} (or no ALPN) to the HTTP/1.1 ones. There is no h2c upgrade over TLS. The guard still
+ * comes first, so the header timeout bounds the handshake too.
+ *
  * <p>Every HTTP/2 stream gets its own child channel whose pipeline converts frames to HTTP/1-style
  * messages, so both versions reach the same aggregator and dispatcher.
  */
 final class ChannelSetup extends ChannelInitializer<SocketChannel> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ChannelSetup.class);
 
   private final ListenerState state;
   private final ChannelGroup connections;
@@ -55,9 +66,14 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     channel.closeFuture().addListener(closed -> state.connections.release());
     connections.add(channel);
     channel.pipeline().addLast(new ConnectionGuard(state.connectionLimits, state.connections));
-    HttpLimits limits = state.limits;
-    HttpServerCodec http1 =
-        new HttpServerCodec(limits.maxRequestLineBytes(), limits.maxHeaderBytes(), 64 << 10);
+    if (state.tls.isPresent()) {
+      channel
+          .pipeline()
+          .addLast(state.tls.get().newHandler(channel.alloc()))
+          .addLast(new AlpnSetup());
+      return;
+    }
+    HttpServerCodec http1 = http1Codec();
     HttpServerUpgradeHandler upgrade =
         new HttpServerUpgradeHandler(
             http1,
@@ -66,7 +82,7 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
                     ? new Http2ServerUpgradeCodec(
                         http2Codec(), new Http2MultiplexHandler(streams()))
                     : null,
-            limits.maxBodyBytes());
+            state.limits.maxBodyBytes());
     ChannelPipeline pipeline = channel.pipeline();
     pipeline.addLast(
         new CleartextHttp2ServerUpgradeHandler(
@@ -74,6 +90,60 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
             upgrade,
             new PriorKnowledge(http2Codec(), new Http2MultiplexHandler(streams()))));
     pipeline.addLast(new PlainHttp1(state));
+  }
+
+  private HttpServerCodec http1Codec() {
+    HttpLimits limits = state.limits;
+    return new HttpServerCodec(limits.maxRequestLineBytes(), limits.maxHeaderBytes(), 64 << 10);
+  }
+
+  /** The HTTP/1.1 handlers after the codec, as {@link PlainHttp1} adds them. */
+  private void addHttp1Handlers(ChannelPipeline pipeline) {
+    pipeline
+        .addLast(NotModifiedFraming.INSTANCE)
+        .addLast(new HttpServerKeepAliveHandler())
+        .addLast(ConnectionGuard.RequestProgress.INSTANCE)
+        .addLast(new LimitedAggregator(state))
+        .addLast(new RequestDispatcher(state, false));
+  }
+
+  /**
+   * Installs the pipeline ALPN chose once the TLS handshake is done. Handshake failures (a client
+   * that does not trust the certificate, a scanner, plain HTTP sent to the TLS port) are the
+   * client's business: logged at debug, the connection closed.
+   */
+  private final class AlpnSetup extends ApplicationProtocolNegotiationHandler {
+    AlpnSetup() {
+      super(ApplicationProtocolNames.HTTP_1_1);
+    }
+
+    @Override
+    protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+      ChannelPipeline pipeline = ctx.pipeline();
+      if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+        ConnectionGuard.of(ctx.channel()).http2();
+        // The multiplexer looks for the frame codec when added: the codec goes in first.
+        pipeline.addLast(http2Codec()).addLast(new Http2MultiplexHandler(streams()));
+      } else if (ApplicationProtocolNames.HTTP_1_1.equals(protocol)) {
+        pipeline.addLast(http1Codec());
+        addHttp1Handlers(pipeline);
+      } else {
+        throw new IllegalStateException("ALPN chose a protocol never offered: " + protocol);
+      }
+    }
+
+    @Override
+    protected void handshakeFailure(ChannelHandlerContext ctx, Throwable cause) {
+      LOG.debug(
+          "TLS handshake with {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+      ctx.close();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      LOG.debug("closing {} before its protocol was chosen", ctx.channel(), cause);
+      ctx.close();
+    }
   }
 
   private Http2FrameCodec http2Codec() {

@@ -14,6 +14,8 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.ssl.SslHandler;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -100,6 +102,15 @@ public final class Exchange {
 
   public boolean isHttp2() {
     return http2;
+  }
+
+  /**
+   * {@code https} when the request came over TLS, else {@code http}: for URLs the answer names,
+   * such as a {@code Location}.
+   */
+  public String scheme() {
+    Channel connection = channel instanceof Http2StreamChannel stream ? stream.parent() : channel;
+    return connection.pipeline().get(SslHandler.class) != null ? "https" : "http";
   }
 
   /**

@@ -70,9 +70,14 @@ final class GatedServerChannel extends NioServerSocketChannel {
 
   /**
    * The whole answer to a connection beyond the cap, in HTTP/1.1: most clients speak it first, and
-   * an HTTP/2 client reads a connection error, which is what a refusal is.
+   * an HTTP/2 client reads a connection error, which is what a refusal is. Nothing on a TLS
+   * listener.
    */
   private static byte[] refusal(ListenerState state) {
+    if (state.tls.isPresent()) {
+      // A TLS client cannot read a cleartext answer: it sees the connection closed.
+      return new byte[0];
+    }
     byte[] body =
         JsonError.body(
             "too_many_connections",

@@ -12,10 +12,12 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.picomq.frontend.tls.ServerTls;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,7 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One listening socket serving HTTP/1.1 and cleartext HTTP/2 for one {@link RequestHandler}.
+ * One listening socket serving HTTP/1.1 and HTTP/2 for one {@link RequestHandler}: in cleartext, or
+ * over TLS with the protocol chosen by ALPN ({@link ChannelSetup}).
  *
  * <p>Connections ({@link ConnectionLimits}): one accepted beyond the cap gets a 503 and is closed
  * at once; an admitted one is closed when a request's headers are late or when it has been idle too
@@ -63,6 +66,8 @@ public final class HttpListener implements AutoCloseable {
    * @param connectionLimits header and idle timeouts, and the cap on open connections
    * @param allowedHosts the {@code Host} values answered; others get {@code 421}
    * @param cors what browsers are told about calls from pages of other origins
+   * @param tls the certificate to serve TLS with (h2 and http/1.1 through ALPN), empty for
+   *     cleartext (HTTP/1.1, h2c prior knowledge and upgrade)
    */
   public record Options(
       String host,
@@ -73,7 +78,32 @@ public final class HttpListener implements AutoCloseable {
       int backlog,
       ConnectionLimits connectionLimits,
       AllowedHosts allowedHosts,
-      CorsPolicy cors) {
+      CorsPolicy cors,
+      Optional<ServerTls> tls) {
+
+    /** Options for a cleartext listener. */
+    public Options(
+        String host,
+        int port,
+        HttpLimits limits,
+        Map<String, String> commonHeaders,
+        int ioThreads,
+        int backlog,
+        ConnectionLimits connectionLimits,
+        AllowedHosts allowedHosts,
+        CorsPolicy cors) {
+      this(
+          host,
+          port,
+          limits,
+          commonHeaders,
+          ioThreads,
+          backlog,
+          connectionLimits,
+          allowedHosts,
+          cors,
+          Optional.empty());
+    }
 
     public Options {
       Objects.requireNonNull(host, "host");
@@ -81,6 +111,7 @@ public final class HttpListener implements AutoCloseable {
       Objects.requireNonNull(connectionLimits, "connectionLimits");
       Objects.requireNonNull(allowedHosts, "allowedHosts");
       Objects.requireNonNull(cors, "cors");
+      Objects.requireNonNull(tls, "tls");
       commonHeaders = Map.copyOf(commonHeaders);
       if (port < 0 || port > 65535 || ioThreads < 1 || backlog < 1) {
         throw new IllegalArgumentException(
@@ -111,7 +142,8 @@ public final class HttpListener implements AutoCloseable {
             common,
             options.connectionLimits(),
             options.allowedHosts(),
-            options.cors());
+            options.cors(),
+            options.tls());
     try {
       serverChannel =
           new ServerBootstrap()

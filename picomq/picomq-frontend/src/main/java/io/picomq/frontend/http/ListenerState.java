@@ -1,6 +1,8 @@
 package io.picomq.frontend.http;
 
 import io.netty.handler.codec.http.HttpHeaders;
+import io.picomq.frontend.tls.ServerTls;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -18,6 +20,7 @@ final class ListenerState {
   final ConnectionLimits connectionLimits;
   final AllowedHosts allowedHosts;
   final CorsPolicy cors;
+  final Optional<ServerTls> tls;
   final ConnectionBudget connections;
   final InFlight inFlight = new InFlight();
 
@@ -33,7 +36,8 @@ final class ListenerState {
       HttpHeaders commonHeaders,
       ConnectionLimits connectionLimits,
       AllowedHosts allowedHosts,
-      CorsPolicy cors) {
+      CorsPolicy cors,
+      Optional<ServerTls> tls) {
     this.handler = handler;
     this.handlerExecutor = handlerExecutor;
     this.limits = limits;
@@ -41,6 +45,7 @@ final class ListenerState {
     this.connectionLimits = connectionLimits;
     this.allowedHosts = allowedHosts;
     this.cors = cors;
+    this.tls = tls;
     this.connections = new ConnectionBudget(connectionLimits.maxConnections());
   }
 
