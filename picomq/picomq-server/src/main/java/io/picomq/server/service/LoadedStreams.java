@@ -336,11 +336,23 @@ final class LoadedStreams {
     if (value.isEmpty()) {
       return Optional.empty();
     }
-    Registration stored = decode(name, value.get());
     long started = System.nanoTime();
+    Registration stored = decode(name, value.get());
     incoming.awaitArrival(name, stored.streamId());
+    // A stream that moved here while this request was parked has a newer entry: the source wrote
+    // it at the tail it handed off (so loading reads nothing), after the read above.
+    Optional<KvValue> arrived = plane.state().kvValue(Registry.key(name));
+    while (!arrived.equals(value)) {
+      if (arrived.isEmpty()) {
+        return Optional.empty(); // deleted meanwhile
+      }
+      value = arrived;
+      stored = decode(name, value.get());
+      incoming.awaitArrival(name, stored.streamId());
+      arrived = plane.state().kvValue(Registry.key(name));
+    }
     refuseUnlessRoutedHere(name);
-    long arrived = System.nanoTime();
+    long routed = System.nanoTime();
     Stream own = engineStreams.open(stored.streamId());
     long opened = System.nanoTime();
     Segment segment = stored.own();
@@ -381,8 +393,8 @@ final class LoadedStreams {
     LOG.debug(
         "loaded {}: {} ms waiting for a transfer here, {} ms opening, {} ms reading the tail",
         name,
-        (arrived - started) / 1_000_000,
-        (opened - arrived) / 1_000_000,
+        (routed - started) / 1_000_000,
+        (opened - routed) / 1_000_000,
         (System.nanoTime() - opened) / 1_000_000);
     return Optional.of(stream);
   }
