@@ -159,10 +159,25 @@ public final class OpenStream implements Stream {
       return closed.copy();
     }
     // Only once everything appended is committed may the metadata plane close the stream: a
-    // closed stream is not recovered, so uncommitted records would be lost.
-    writePath
-        .flush()
-        .thenCompose(ignored -> streamManager.closeStream(streamId, epoch))
+    // closed stream is not recovered, so uncommitted records would be lost. The close is offered
+    // right behind the commit of the last records, expecting the end offset that commit brings, so
+    // the plane refuses it unless that commit applied first; refused (or a plane that cannot close
+    // at an offset), it is offered again once the commit completed, as a plain close.
+    long endOffset = writePath.nextOffsetOf(this); // final: no append is taken once closing
+    WritePath.Flush flush = writePath.flushOffering();
+    CompletableFuture<Void> closedAtEnd =
+        flush
+            .offered()
+            .thenCompose(ignored -> streamManager.closeStreamAt(streamId, epoch, endOffset));
+    closedAtEnd
+        .handle((ignored, refused) -> refused)
+        .thenCompose(
+            refused ->
+                refused == null
+                    ? flush.committed()
+                    : flush
+                        .committed()
+                        .thenCompose(ignored -> streamManager.closeStream(streamId, epoch)))
         .whenComplete(
             (ignored, error) -> {
               state = StreamState.CLOSED;
