@@ -796,7 +796,14 @@ public class TransferBench {
                       + " -Dorg.slf4j.simpleLogger.showDateTime=true"
                       + " -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"
                       // The source's "handed stream N off to node M in X ms" line.
-                      + " -Dorg.slf4j.simpleLogger.log.io.picomq.server.metadata.Transfers=debug")
+                      + " -Dorg.slf4j.simpleLogger.log.io.picomq.server.metadata.Transfers=debug"
+                      // Each side's steps, in the nodes' logs only: the source's "appends durable
+                      // in X ms, closed ... in Y ms" and its close's "commit offered after X ms,
+                      // closed Y ms later", the target's "loaded NAME: X ms waiting for a
+                      // transfer here, Y ms opening, Z ms reading the tail".
+                      + " -Dorg.slf4j.simpleLogger.log.io.picomq.server.service.Handoffs=debug"
+                      + " -Dorg.slf4j.simpleLogger.log.io.picomq.s3stream.core.stream.OpenStream=debug"
+                      + " -Dorg.slf4j.simpleLogger.log.io.picomq.server.service.LoadedStreams=debug")
                   .strip());
       process = builder.start();
     }

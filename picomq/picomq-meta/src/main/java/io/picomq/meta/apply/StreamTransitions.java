@@ -151,6 +151,20 @@ final class StreamTransitions {
     if (!stream.isOpen()) {
       return Applied.redundant(state, outcome);
     }
+    if (c.expectedEndOffset() != CloseStream.ANY_END
+        && c.expectedEndOffset() != stream.endOffset()) {
+      // The commit it was offered behind did not apply (or not yet): closing now would close the
+      // stream short of records its owner acknowledged.
+      return Applied.rejected(
+          state,
+          RejectReason.OFFSET_MISMATCH,
+          "close of stream "
+              + c.streamId()
+              + " expects end offset "
+              + c.expectedEndOffset()
+              + ", but it is "
+              + stream.endOffset());
+    }
     return Applied.ok(state.withStream(stream.closed()), outcome);
   }
 

@@ -41,6 +41,9 @@ import java.util.List;
  * 19 CompleteTransfer      streamId i64, closedEpoch i64
  * 20 TakeOverNode          nodeId i32, nodeEpoch i64, takerNodeId i32, takerNodeEpoch i64
  * 21 CancelTransfer        streamId i64
+ * 22 CloseStreamAt         streamId i64, epoch i64, nodeId i32, nodeEpoch i64,
+ *                          expectedEndOffset i64 (a CloseStream with an expected end offset;
+ *                          one without keeps type 8 and its bytes)
  * </pre>
  *
  * A new field or meaning gets a new version of that type; a decoder refuses versions it does not
@@ -72,6 +75,7 @@ public final class CommandCodec {
   static final int COMPLETE_TRANSFER = 19;
   static final int TAKE_OVER_NODE = 20;
   static final int CANCEL_TRANSFER = 21;
+  static final int CLOSE_STREAM_AT = 22;
 
   private CommandCodec() {}
 
@@ -125,11 +129,15 @@ public final class CommandCodec {
         out.i64(c.newStartOffset());
       }
       case Command.CloseStream c -> {
-        header(out, CLOSE_STREAM);
+        boolean expectsEnd = c.expectedEndOffset() != Command.CloseStream.ANY_END;
+        header(out, expectsEnd ? CLOSE_STREAM_AT : CLOSE_STREAM);
         out.i64(c.streamId());
         out.i64(c.epoch());
         out.i32(c.nodeId());
         out.i64(c.nodeEpoch());
+        if (expectsEnd) {
+          out.i64(c.expectedEndOffset());
+        }
       }
       case Command.DeleteStream c -> {
         header(out, DELETE_STREAM);
@@ -200,7 +208,7 @@ public final class CommandCodec {
 
   static Command read(BinaryReader in) throws MetadataDecodeException {
     int type = in.u8();
-    if (type < REGISTER_NODE || type > CANCEL_TRANSFER) {
+    if (type < REGISTER_NODE || type > CLOSE_STREAM_AT) {
       throw new MetadataDecodeException(Kind.UNKNOWN_TYPE, "command type " + type);
     }
     int version = in.u8();
@@ -227,6 +235,8 @@ public final class CommandCodec {
       case OPEN_STREAM -> new Command.OpenStream(in.i64(), in.i32(), in.i64());
       case TRIM_STREAM -> new Command.TrimStream(in.i64(), in.i64(), in.i64());
       case CLOSE_STREAM -> new Command.CloseStream(in.i64(), in.i64(), in.i32(), in.i64());
+      case CLOSE_STREAM_AT ->
+          new Command.CloseStream(in.i64(), in.i64(), in.i32(), in.i64(), in.i64());
       case DELETE_STREAM -> new Command.DeleteStream(in.i64());
       case PREPARE_OBJECTS -> new Command.PrepareObjects(in.i32(), in.i64());
       case COMMIT_STREAM_SET_OBJECT -> readCommit(in);

@@ -92,12 +92,31 @@ public sealed interface Command {
   /**
    * The owner stops appending to a stream at {@code epoch} after flushing what it accepted; or the
    * node that took the owner over closes it at the end it recovered from the owner's WAL.
+   *
+   * <p>With an {@code expectedEndOffset} ({@code >= 0}), the close applies only if the stream's
+   * committed end offset is exactly that: the owner may then offer it right behind the commit of
+   * its last records, before that commit applied (the log applies one process's proposals in the
+   * order offered), and a commit that fails takes the close with it instead of closing the stream
+   * short of what it acknowledged. {@link #ANY_END} closes at whatever end the stream has.
    */
-  record CloseStream(long streamId, long epoch, int nodeId, long nodeEpoch) implements Command {
+  record CloseStream(long streamId, long epoch, int nodeId, long nodeEpoch, long expectedEndOffset)
+      implements Command {
+    /** No expected end offset: the close applies at the end the stream has. */
+    public static final long ANY_END = -1;
+
     public CloseStream {
       requireStream(streamId);
       requireEpoch(epoch);
       requireNode(nodeId, nodeEpoch);
+      if (expectedEndOffset < ANY_END) {
+        throw new IllegalArgumentException(
+            "expectedEndOffset must be >= 0 or ANY_END: " + expectedEndOffset);
+      }
+    }
+
+    /** A close at whatever end the stream has. */
+    public CloseStream(long streamId, long epoch, int nodeId, long nodeEpoch) {
+      this(streamId, epoch, nodeId, nodeEpoch, ANY_END);
     }
   }
 

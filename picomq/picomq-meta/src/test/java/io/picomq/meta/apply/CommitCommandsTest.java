@@ -9,6 +9,7 @@ import io.picomq.meta.state.CatalogRange;
 import io.picomq.meta.state.CatalogStreamObject;
 import io.picomq.meta.state.RangeLocation;
 import io.picomq.meta.state.StreamSetObject;
+import io.picomq.meta.state.StreamStatus;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -144,6 +145,25 @@ class CommitCommandsTest {
 
     machine.rejected(gap, RejectReason.OFFSET_MISMATCH);
     machine.rejected(overlap, RejectReason.OFFSET_MISMATCH);
+  }
+
+  /**
+   * A close offered right behind the commit of its last records, expecting the end that commit
+   * brings: applied after the commit it closes there; without the commit it is refused, so a stream
+   * is never closed short of what its owner acknowledged.
+   */
+  @Test
+  void aCloseExpectingAnEndOffsetAppliesOnlyAtThatEnd() {
+    long set = machine.prepare(2, 1_000);
+    machine.rejected(new Command.CloseStream(a, 0, 1, 100, 5), RejectReason.OFFSET_MISMATCH);
+    assertThat(machine.stream(a).status()).isEqualTo(StreamStatus.OPEN);
+
+    machine.ok(commit(set, new CommittedRange(a, 0, 0, 5)));
+    machine.rejected(new Command.CloseStream(a, 0, 1, 100, 4), RejectReason.OFFSET_MISMATCH);
+    machine.ok(new Command.CloseStream(a, 0, 1, 100, 5));
+    assertThat(machine.stream(a).status()).isEqualTo(StreamStatus.CLOSED);
+    assertThat(machine.stream(a).endOffset()).isEqualTo(5);
+    machine.redundant(new Command.CloseStream(a, 0, 1, 100, 5));
   }
 
   @Test

@@ -49,10 +49,25 @@ class CommandCodecTest {
     assertThat(CommandCodec.decode(hex("04 01"))).isEqualTo(new Command.CreateStream());
   }
 
+  /** A close without an expected end keeps the bytes it always had; one with it is type 22. */
+  @Test
+  void aCloseWithAnExpectedEndIsATypeOfItsOwn() throws Exception {
+    byte[] plain = CommandCodec.encode(new Command.CloseStream(5, 2, 1, 100));
+    assertThat(plain)
+        .isEqualTo(hex("08 01 0000000000000005 0000000000000002 00000001 0000000000000064"));
+    Command at = new Command.CloseStream(5, 2, 1, 100, 42);
+    assertThat(CommandCodec.encode(at))
+        .isEqualTo(
+            hex(
+                "16 01 0000000000000005 0000000000000002 00000001 0000000000000064"
+                    + " 000000000000002A"));
+    assertThat(CommandCodec.decode(CommandCodec.encode(at))).isEqualTo(at);
+  }
+
   @Test
   void unknownTypesAndVersionsAreRefused() {
     assertThat(kindOf(hex("00 01"))).isEqualTo(Kind.UNKNOWN_TYPE);
-    assertThat(kindOf(hex("16 01"))).isEqualTo(Kind.UNKNOWN_TYPE);
+    assertThat(kindOf(hex("17 01"))).isEqualTo(Kind.UNKNOWN_TYPE);
     assertThat(kindOf(hex("FF"))).isEqualTo(Kind.UNKNOWN_TYPE);
     assertThat(kindOf(hex("04 02"))).isEqualTo(Kind.UNKNOWN_VERSION);
     assertThat(kindOf(hex("04 00"))).isEqualTo(Kind.UNKNOWN_VERSION);

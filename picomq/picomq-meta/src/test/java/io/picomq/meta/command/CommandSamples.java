@@ -13,7 +13,7 @@ import java.util.Random;
 public final class CommandSamples {
 
   /** How many command types exist; {@link #random} draws each equally often. */
-  public static final int TYPES = 21;
+  public static final int TYPES = 22;
 
   private CommandSamples() {}
 
@@ -74,6 +74,13 @@ public final class CommandSamples {
         yield new Command.TakeOverNode(node, epoch(random, small), node + 1, epoch(random, small));
       }
       case 20 -> new Command.CancelTransfer(id(random, small));
+      case 21 ->
+          new Command.CloseStream(
+              id(random, small),
+              epoch(random, small) - 1,
+              node(random, small),
+              epoch(random, small),
+              id(random, small));
       default -> throw new IllegalArgumentException("no command type " + type);
     };
   }

@@ -77,6 +77,21 @@ public final class PlaneStreamManager implements StreamManager {
     return engineFuture(closed.thenApply(outcome -> null));
   }
 
+  /**
+   * The log applies this process's proposals in the order offered, so a close offered right after a
+   * commit is applied after it: the plane may close at an end offset (see {@link
+   * Command.CloseStream#expectedEndOffset()}).
+   */
+  @Override
+  public CompletableFuture<Void> closeStreamAt(long streamId, long epoch, long endOffset) {
+    NodeIdentity me = plane.identity();
+    CompletableFuture<Outcome> closed =
+        plane.proposeAccepted(
+            new Command.CloseStream(streamId, epoch, me.nodeId(), me.nodeEpoch(), endOffset));
+    completions.closing(streamId, epoch);
+    return engineFuture(closed.thenApply(outcome -> null));
+  }
+
   @Override
   public CompletableFuture<Void> deleteStream(long streamId, long epoch) {
     return engineFuture(

@@ -181,7 +181,13 @@ public final class Transfers implements AutoCloseable {
           completion
               .completion()
               .orElseGet(() -> plane.propose(new Command.CompleteTransfer(streamId, epoch)));
-      report(completed.join(), "completed", transfer);
+      Result result = completed.join();
+      if (result instanceof Result.Rejected && completion.completion().isPresent()) {
+        // It followed a close that was refused (one expecting an end offset its commit had not
+        // brought yet); the engine closed the stream again since, so completing now is accepted.
+        result = plane.propose(new Command.CompleteTransfer(streamId, epoch)).join();
+      }
+      report(result, "completed", transfer);
       LOG.debug(
           "handed stream {} off to node {} in {} ms",
           streamId,

@@ -193,7 +193,7 @@ public final class EngineStreamService implements StreamService {
     this.forks = new Forks(loaded, this::lookup, creator, reader, writer, names, failures, clock);
     this.deletion = new Deletion(plane, loaded, writer, names, clock);
     this.listing = new Listing(plane, loaded);
-    this.handoffs = new Handoffs(loaded, engineStreams, failures);
+    this.handoffs = new Handoffs(loaded, engineStreams, writer, failures);
   }
 
   // ---- the contract ---------------------------------------------------------------------------

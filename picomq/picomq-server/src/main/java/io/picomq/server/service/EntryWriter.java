@@ -74,8 +74,13 @@ final class EntryWriter {
     long stampedThrough = stream.assignedTail;
     stream.stampedThroughProposed = stampedThrough;
     stream.unstampedBytes = 0;
+    // The last assigned record's timestamp goes with the tail it belongs to: a load that finds the
+    // durable tail still there need not read that record (see Registration#tailTimestampAt).
     byte[] bytes =
-        next.withActivity(stream.activityMillis).withStampedThrough(stampedThrough).encode();
+        next.withActivity(stream.activityMillis)
+            .withStampedThrough(stampedThrough)
+            .withTailTimestamp(stream.lastTimestampMillis)
+            .encode();
     // A failed earlier write was reported to its caller; this entry holds its effect anyway
     // (entries are cumulative), so the chain goes on.
     CompletableFuture<Void> previous = stream.persisted.exceptionally(ignored -> null);

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * Loading is per name. The first caller to touch an unloaded name takes the name's loading slot (a
  * future in {@link #loading}) and loads it on its own thread: reads the entry, opens the engine
  * stream (a metadata proposal), replays the stamps past the entry's {@code stampedThrough} and
- * reads the last record's timestamp, possibly from object storage. Callers touching the same name
+ * reads the last record's timestamp, possibly from object storage (neither when the entry was
+ * written at the durable tail, as a transfer's source writes it). Callers touching the same name
  * meanwhile wait for that future; callers touching other names load in parallel. After a restart,
  * the first touches of many streams therefore share log commits and storage reads instead of
  * queueing behind one lock (figures in the operating docs, {@code scripts/bench-restart.sh}).
@@ -335,19 +336,36 @@ final class LoadedStreams {
     if (value.isEmpty()) {
       return Optional.empty();
     }
-    Registration stored = decode(name, value.get());
     long started = System.nanoTime();
+    Registration stored = decode(name, value.get());
     incoming.awaitArrival(name, stored.streamId());
+    // A stream that moved here while this request was parked has a newer entry: the source wrote
+    // it at the tail it handed off (so loading reads nothing), after the read above.
+    Optional<KvValue> arrived = plane.state().kvValue(Registry.key(name));
+    while (!arrived.equals(value)) {
+      if (arrived.isEmpty()) {
+        return Optional.empty(); // deleted meanwhile
+      }
+      value = arrived;
+      stored = decode(name, value.get());
+      incoming.awaitArrival(name, stored.streamId());
+      arrived = plane.state().kvValue(Registry.key(name));
+    }
     refuseUnlessRoutedHere(name);
-    long arrived = System.nanoTime();
+    long routed = System.nanoTime();
     Stream own = engineStreams.open(stored.streamId());
     long opened = System.nanoTime();
     Segment segment = stored.own();
     long tail = segment.seqStart() + own.confirmOffset() - segment.offsetStart();
     Registration registration = writer.replayStamps(stored, own, tail);
     long lastTimestamp;
+    Optional<Long> written = stored.tailTimestampAt(tail);
     if (tail == 0) {
       lastTimestamp = 0;
+    } else if (written.isPresent()) {
+      // The entry was written at this very tail (by the source of a transfer, at the least): no
+      // read of the last record, which may be in an object no node has read yet.
+      lastTimestamp = written.get();
     } else if (tail - 1 < registration.startSeq()) {
       // Trimmed to its tail: the last record may be gone from the engine. The activity written
       // with the trim is at least every timestamp assigned before it.
@@ -375,8 +393,8 @@ final class LoadedStreams {
     LOG.debug(
         "loaded {}: {} ms waiting for a transfer here, {} ms opening, {} ms reading the tail",
         name,
-        (arrived - started) / 1_000_000,
-        (opened - arrived) / 1_000_000,
+        (routed - started) / 1_000_000,
+        (opened - routed) / 1_000_000,
         (System.nanoTime() - opened) / 1_000_000);
     return Optional.of(stream);
   }

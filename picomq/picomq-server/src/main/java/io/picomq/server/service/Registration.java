@@ -35,6 +35,10 @@ import java.util.TreeMap;
  * @param stampedThrough the seq below which {@code producers}, {@code writerSeq} and {@code closed}
  *     hold the effect of every stored {@link BatchStamp}: a node loading the stream replays the
  *     stamps of its own batches from here to the durable tail (see {@link EntryWriter})
+ * @param tailTimestampMillis the timestamp of the record just below {@code stampedThrough} (0 when
+ *     that is seq 0), or {@link #UNKNOWN_TIMESTAMP}: a node loading the stream whose durable tail
+ *     is still {@code stampedThrough} takes it from here instead of reading the last record, which
+ *     may be in a cold object (the source of a transfer writes it so the target reads nothing)
  */
 record Registration(
     long streamId,
@@ -49,14 +53,65 @@ record Registration(
     List<Segment> segments,
     Optional<String> writerSeq,
     Map<String, ProducerState> producers,
-    long stampedThrough) {
+    long stampedThrough,
+    long tailTimestampMillis) {
 
-  /** Version 2 added {@code stampedThrough}; version 1 entries still decode. */
+  /**
+   * Version 2 added {@code stampedThrough}; version 1 entries still decode. {@code
+   * tailTimestampMillis} is an optional trailer of version 2, not a version of its own: a node that
+   * does not know it ignores the bytes past {@code stampedThrough} (so nodes of either kind read
+   * each other's entries during a rolling upgrade), and an entry it rewrites simply has none.
+   */
   private static final int VERSION = 2;
+
+  /** No tail timestamp recorded: a load reads the last record. */
+  static final long UNKNOWN_TIMESTAMP = -1;
 
   Registration {
     segments = List.copyOf(segments);
     producers = Map.copyOf(producers);
+  }
+
+  /** An entry without a tail timestamp ({@link #UNKNOWN_TIMESTAMP}). */
+  Registration(
+      long streamId,
+      String contentType,
+      Expiry expiry,
+      long activityMillis,
+      boolean closed,
+      boolean softDeleted,
+      long startSeq,
+      int forkRefs,
+      Optional<ForkOrigin> fork,
+      List<Segment> segments,
+      Optional<String> writerSeq,
+      Map<String, ProducerState> producers,
+      long stampedThrough) {
+    this(
+        streamId,
+        contentType,
+        expiry,
+        activityMillis,
+        closed,
+        softDeleted,
+        startSeq,
+        forkRefs,
+        fork,
+        segments,
+        writerSeq,
+        producers,
+        stampedThrough,
+        UNKNOWN_TIMESTAMP);
+  }
+
+  /**
+   * The timestamp of the record at seq {@code tail - 1}, when this entry knows it: it must have
+   * been written at exactly that tail.
+   */
+  Optional<Long> tailTimestampAt(long tail) {
+    return tail == stampedThrough && tailTimestampMillis >= 0
+        ? Optional.of(tailTimestampMillis)
+        : Optional.empty();
   }
 
   /** Where a fork branched: source name, resolved seq, bytes of the split record. */
@@ -98,7 +153,8 @@ record Registration(
         segments,
         writerSeq,
         producers,
-        stampedThrough);
+        stampedThrough,
+        tailTimestampMillis);
   }
 
   Registration withSoftDeleted() {
@@ -115,7 +171,8 @@ record Registration(
         segments,
         writerSeq,
         producers,
-        stampedThrough);
+        stampedThrough,
+        tailTimestampMillis);
   }
 
   Registration withStartSeq(long value) {
@@ -132,7 +189,8 @@ record Registration(
         segments,
         writerSeq,
         producers,
-        stampedThrough);
+        stampedThrough,
+        tailTimestampMillis);
   }
 
   Registration withForkRefs(int value) {
@@ -149,7 +207,8 @@ record Registration(
         segments,
         writerSeq,
         producers,
-        stampedThrough);
+        stampedThrough,
+        tailTimestampMillis);
   }
 
   Registration withActivity(long value) {
@@ -166,7 +225,8 @@ record Registration(
         segments,
         writerSeq,
         producers,
-        stampedThrough);
+        stampedThrough,
+        tailTimestampMillis);
   }
 
   Registration withWriter(Optional<String> newWriterSeq, Map<String, ProducerState> newProducers) {
@@ -183,9 +243,14 @@ record Registration(
         segments,
         newWriterSeq,
         newProducers,
-        stampedThrough);
+        stampedThrough,
+        tailTimestampMillis);
   }
 
+  /**
+   * With {@code value} as {@code stampedThrough}; the tail timestamp, which belongs to the old
+   * position, is kept only if the position did not move.
+   */
   Registration withStampedThrough(long value) {
     return new Registration(
         streamId,
@@ -200,6 +265,26 @@ record Registration(
         segments,
         writerSeq,
         producers,
+        value,
+        value == stampedThrough ? tailTimestampMillis : UNKNOWN_TIMESTAMP);
+  }
+
+  /** With {@code value} as the timestamp of the record just below {@code stampedThrough}. */
+  Registration withTailTimestamp(long value) {
+    return new Registration(
+        streamId,
+        contentType,
+        expiry,
+        activityMillis,
+        closed,
+        softDeleted,
+        startSeq,
+        forkRefs,
+        fork,
+        segments,
+        writerSeq,
+        producers,
+        stampedThrough,
         value);
   }
 
@@ -252,6 +337,9 @@ record Registration(
         out.writeLong(producer.getValue().lastSeq());
       }
       out.writeLong(stampedThrough);
+      if (tailTimestampMillis >= 0) {
+        out.writeLong(tailTimestampMillis);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -320,7 +408,12 @@ record Registration(
       // A version 1 entry was written before batches carried stamps; replaying from 0 once finds
       // none and costs one scan, and is right should a newer node have stamped batches since.
       long stampedThrough = version == 1 ? 0 : in.readLong();
-      if (streamId < 0 || startSeq < 0 || forkRefs < 0 || stampedThrough < 0) {
+      long tailTimestamp = in.available() >= Long.BYTES ? in.readLong() : UNKNOWN_TIMESTAMP;
+      if (streamId < 0
+          || startSeq < 0
+          || forkRefs < 0
+          || stampedThrough < 0
+          || tailTimestamp < UNKNOWN_TIMESTAMP) {
         throw new IllegalStateException(
             "negative field: streamId "
                 + streamId
@@ -329,7 +422,9 @@ record Registration(
                 + ", forkRefs "
                 + forkRefs
                 + ", stampedThrough "
-                + stampedThrough);
+                + stampedThrough
+                + ", tailTimestamp "
+                + tailTimestamp);
       }
       return new Registration(
           streamId,
@@ -344,7 +439,8 @@ record Registration(
           segments,
           writerSeq,
           producers,
-          stampedThrough);
+          stampedThrough,
+          tailTimestamp);
     }
   }
 

@@ -8,14 +8,18 @@ import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.api.StreamEngine;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The real engine, except that once {@link #hold()} is called, appends never reach it and never
- * complete: a node that dies with them in flight, before their records are durable.
+ * complete: a node that dies with them in flight, before their records are durable. It also counts
+ * the fetches the service makes ({@link #fetches}), to tell a load that read the stream from one
+ * that did not.
  */
 final class HeldAppends implements StreamEngine {
   private final StreamEngine engine;
   private volatile boolean held;
+  final AtomicInteger fetches = new AtomicInteger();
 
   HeldAppends(StreamEngine engine) {
     this.engine = engine;
@@ -90,6 +94,7 @@ final class HeldAppends implements StreamEngine {
     @Override
     public CompletableFuture<FetchResult> fetch(
         long startOffset, long endOffset, int maxBytes, ReadOptions options) {
+      fetches.incrementAndGet();
       return stream.fetch(startOffset, endOffset, maxBytes, options);
     }
 

@@ -145,6 +145,52 @@ class ProducerCrashTest {
     }
   }
 
+  /**
+   * The source writes the entry at the tail it handed off, with the last record's timestamp: the
+   * target opens the stream without reading it (no stamps to replay, no last record to fetch from
+   * an object it never read), and still keeps timestamps monotonic and producer state.
+   */
+  @Test
+  void aHandedOffStreamLoadsOnItsTargetWithoutReadingIt() throws Exception {
+    NodeFixture first = node(dir, 1, new AtomicReference<>());
+    first.service.create("/m", CreateRequest.of("text/plain")).join();
+    AppendVerdict.Accepted produced =
+        (AppendVerdict.Accepted) first.service.append("/m", produce(0)).join();
+    // Plain appends write no entry: without the handoff's write the target would replay them.
+    AppendVerdict.Accepted last = null;
+    for (int i = 0; i < 5; i++) {
+      last =
+          (AppendVerdict.Accepted)
+              first
+                  .service
+                  .append("/m", AppendRequest.of(List.of(NewRecord.of(("x" + i).getBytes(UTF_8)))))
+                  .join();
+    }
+    long streamId = stored(first, "/m").streamId();
+    assertThat(stored(first, "/m").stampedThrough()).isEqualTo(produced.nextSeq());
+    first.plane.proposeAccepted(new Command.RegisterNode(2, 1, "http://127.0.0.1:1", 1)).join();
+    first.plane.proposeAccepted(new Command.TransferStream(streamId, 2)).join();
+
+    long epoch = first.service.handOff(streamId);
+
+    Registration handedOff = stored(first, "/m");
+    assertThat(handedOff.stampedThrough()).isEqualTo(6);
+    assertThat(handedOff.tailTimestampAt(6)).contains(last.timestampMillis());
+    first.plane.proposeAccepted(new Command.CompleteTransfer(streamId, epoch)).join();
+    first.abandon();
+
+    AtomicReference<HeldAppends> engine = new AtomicReference<>();
+    try (NodeFixture next = heldNode(dir, 2, engine)) {
+      assertThat(next.service.append("/m", produce(0)).join())
+          .isEqualTo(new AppendVerdict.Duplicate(0, 6, false));
+      AppendVerdict.Accepted after =
+          (AppendVerdict.Accepted) next.service.append("/m", produce(1)).join();
+      assertThat(engine.get().fetches).hasValue(0);
+      assertThat(after.startSeq()).isEqualTo(6);
+      assertThat(after.timestampMillis()).isGreaterThanOrEqualTo(last.timestampMillis());
+    }
+  }
+
   @Test
   void aWriterSeqAndASealInTheWindowSurviveTheCrash() throws Exception {
     AtomicReference<EntryFault> fault = new AtomicReference<>();
@@ -329,11 +375,17 @@ class ProducerCrashTest {
   /** Node 1 on the real engine, wrapped so that its appends can be held ({@link HeldAppends}). */
   private static NodeFixture heldNode(Path dir, AtomicReference<HeldAppends> engine)
       throws Exception {
+    return heldNode(dir, 1, engine);
+  }
+
+  /** The same, at node epoch {@code epoch}. */
+  private static NodeFixture heldNode(Path dir, long epoch, AtomicReference<HeldAppends> engine)
+      throws Exception {
     return new NodeFixture(
         "sqlite:" + dir.resolve("meta.db"),
         BackendOptions.defaults(),
         dir,
-        1,
+        epoch,
         Clock.systemUTC(),
         entries -> entries,
         real -> {

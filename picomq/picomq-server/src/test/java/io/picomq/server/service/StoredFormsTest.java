@@ -53,11 +53,47 @@ class StoredFormsTest {
               random.nextBoolean() ? Optional.of("w\uD83D\uDE00" + i) : Optional.empty(),
               Map.of("p" + i, new ProducerState(random.nextInt(5), random.nextInt(99))),
               random.nextInt(1000));
+      if (random.nextBoolean()) {
+        entry = entry.withTailTimestamp(random.nextLong(1L << 45));
+      }
       assertThat(Registration.decode(entry.encode())).as("seed %d", seed).isEqualTo(entry);
     }
     byte[] unknownVersion = {9, 0, 0};
     assertThatThrownBy(() -> Registration.decode(unknownVersion))
         .isInstanceOf(IllegalStateException.class);
+  }
+
+  /**
+   * The tail timestamp is a trailer of version 2: an entry without it is byte for byte what nodes
+   * before it wrote (so they read each other's entries in a rolling upgrade), and it holds only at
+   * the position it was written with.
+   */
+  @Test
+  void theTailTimestampIsAnOptionalTrailerBoundToItsPosition() {
+    Registration entry =
+        new Registration(
+            7,
+            "text/plain",
+            Expiry.NEVER,
+            1_000,
+            false,
+            false,
+            0,
+            0,
+            Optional.empty(),
+            List.of(new Segment(7, 0, Segment.OPEN_END, 0)),
+            Optional.empty(),
+            Map.of(),
+            12);
+    Registration stamped = entry.withTailTimestamp(5_000);
+    byte[] without = entry.encode();
+    byte[] with = stamped.encode();
+    assertThat(with).hasSize(without.length + Long.BYTES).startsWith(without);
+    assertThat(Registration.decode(without).tailTimestampAt(12)).isEmpty();
+    assertThat(Registration.decode(with).tailTimestampAt(12)).contains(5_000L);
+    assertThat(stamped.tailTimestampAt(13)).isEmpty();
+    assertThat(stamped.withStampedThrough(13).tailTimestampAt(13)).isEmpty();
+    assertThat(stamped.withStampedThrough(12)).isEqualTo(stamped);
   }
 
   @Test

@@ -12,6 +12,8 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A stream open on this node at one epoch.
@@ -24,6 +26,7 @@ import java.util.function.Consumer;
  * trim raises {@code startOffset}.
  */
 public final class OpenStream implements Stream {
+  private static final Logger LOG = LoggerFactory.getLogger(OpenStream.class);
 
   private final long streamId;
   private final long epoch;
@@ -159,12 +162,45 @@ public final class OpenStream implements Stream {
       return closed.copy();
     }
     // Only once everything appended is committed may the metadata plane close the stream: a
-    // closed stream is not recovered, so uncommitted records would be lost.
-    writePath
-        .flush()
-        .thenCompose(ignored -> streamManager.closeStream(streamId, epoch))
+    // closed stream is not recovered, so uncommitted records would be lost. The close is offered
+    // right behind the commit of the last records, expecting the end offset that commit brings, so
+    // the plane refuses it unless that commit applied first; refused (or a plane that cannot close
+    // at an offset), it is offered again once the commit completed, as a plain close.
+    long endOffset = writePath.nextOffsetOf(this); // final: no append is taken once closing
+    long started = System.nanoTime();
+    AtomicLong offeredAt = new AtomicLong();
+    WritePath.Flush flush = writePath.flushOffering();
+    CompletableFuture<Void> closedAtEnd =
+        flush
+            .offered()
+            .thenCompose(
+                ignored -> {
+                  offeredAt.set(System.nanoTime());
+                  return streamManager.closeStreamAt(streamId, epoch, endOffset);
+                });
+    closedAtEnd
+        .handle((ignored, refused) -> refused)
+        .thenCompose(
+            refused ->
+                refused == null
+                    ? flush.committed()
+                    : flush
+                        .committed()
+                        .thenCompose(ignored -> streamManager.closeStream(streamId, epoch)))
         .whenComplete(
             (ignored, error) -> {
+              // Where a close's time goes (a transfer's handoff waits for all of it): sealing the
+              // block, the WAL confirming it and its object written, then the log.
+              if (LOG.isDebugEnabled() && offeredAt.get() != 0) {
+                LOG.debug(
+                    "stream {}@{} closed at {}: commit offered after {} ms, closed {} ms later{}",
+                    streamId,
+                    epoch,
+                    endOffset,
+                    (offeredAt.get() - started) / 1_000_000,
+                    (System.nanoTime() - offeredAt.get()) / 1_000_000,
+                    closedAtEnd.isCompletedExceptionally() ? " (after the commit completed)" : "");
+              }
               state = StreamState.CLOSED;
               onClosed.accept(this);
               if (error != null) {

@@ -233,6 +233,24 @@ public final class WritePath {
     }
   }
 
+  /** What {@link #flushOffering} started: when its commit was offered, and when it completed. */
+  public record Flush(CompletableFuture<Void> offered, CompletableFuture<Void> committed) {}
+
+  /**
+   * As {@link #flush}, and also tells when the commit covering everything appended so far was
+   * offered to the metadata plane, before it completes: what a close may follow at once.
+   */
+  Flush flushOffering() {
+    lock.lock();
+    try {
+      // Under this lock no other block is submitted in between: the last offered is this one.
+      CompletableFuture<Void> committed = sealAndSubmit();
+      return new Flush(pipeline.commitOffered(), committed);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Seals the open block if it is not empty and was opened at least {@code ageNanos} ago. */
   public void sealIfOlderThan(long ageNanos) {
     lock.lock();

@@ -64,6 +64,9 @@ public final class UploadPipeline {
   // Guarded by lock.
   private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
 
+  // Guarded by lock: completes once the commit of the last submitted block was offered.
+  private CompletableFuture<Void> offeredTail = CompletableFuture.completedFuture(null);
+
   // Written on the executor by one commit at a time; read by shutdown.
   private volatile CompletableFuture<Void> lastTrim = CompletableFuture.completedFuture(null);
 
@@ -111,12 +114,24 @@ public final class UploadPipeline {
                   (request, error) ->
                       metrics.uploadLatency.record(
                           System.nanoTime() - sealedNanos, TimeUnit.NANOSECONDS));
+      CompletableFuture<Void> offered = new CompletableFuture<>();
       CompletableFuture<Void> committed =
           tail.thenCompose(ignored -> written)
-              .thenComposeAsync(committer::commit, executor)
+              .thenComposeAsync(
+                  request -> {
+                    // The commit's first attempt is offered to the metadata plane within this
+                    // call; whatever waits for that runs right behind it, on this thread.
+                    CompletableFuture<Void> commit = committer.commit(request);
+                    offered.complete(null);
+                    return commit;
+                  },
+                  executor)
               .thenRunAsync(() -> afterCommit(block), executor);
       committed.whenComplete(
           (ignored, error) -> {
+            if (error != null) {
+              offered.completeExceptionally(error); // a no-op once the commit was offered
+            }
             if (error != null && failed.compareAndSet(false, true)) {
               LOG.error(
                   "upload of block {} failed; no later upload will commit", block.id(), error);
@@ -124,7 +139,22 @@ public final class UploadPipeline {
             }
           });
       tail = committed;
+      offeredTail = offered;
       return committed.copy();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Completes once the commit of the last block submitted so far was offered to the metadata plane
+   * (its first attempt), before it completes; fails if the pipeline failed first. What a stream's
+   * close may follow at once ({@code StreamManager#closeStreamAt}).
+   */
+  public CompletableFuture<Void> commitOffered() {
+    lock.lock();
+    try {
+      return offeredTail.copy();
     } finally {
       lock.unlock();
     }

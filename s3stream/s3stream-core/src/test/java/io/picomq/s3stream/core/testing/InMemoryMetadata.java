@@ -310,6 +310,30 @@ public final class InMemoryMetadata {
       return call(() -> close(streamId, epoch));
     }
 
+    /** Applied in call order, as the real plane applies one process's proposals. */
+    @Override
+    public CompletableFuture<Void> closeStreamAt(long streamId, long epoch, long endOffset) {
+      return call(
+          () -> {
+            StreamEntry stream = requireStream(streamId);
+            // Fencing is refused first, by close(), as the real plane does.
+            if (stream.epoch == epoch
+                && mayWrite(stream)
+                && stream.state == StreamState.OPENED
+                && stream.endOffset != endOffset) {
+              throw new MetadataRejectedException(
+                  Reason.OFFSET_MISMATCH,
+                  "close of stream "
+                      + streamId
+                      + " expects end offset "
+                      + endOffset
+                      + ", but it is "
+                      + stream.endOffset);
+            }
+            return close(streamId, epoch);
+          });
+    }
+
     private Void close(long streamId, long epoch) {
       StreamEntry stream = requireStream(streamId);
       if (stream.epoch != epoch) {
