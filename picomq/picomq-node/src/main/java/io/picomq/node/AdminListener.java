@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.picomq.frontend.http.AccessControl;
 import io.picomq.frontend.http.AllowedHosts;
 import io.picomq.frontend.http.AllowedOrigins;
 import io.picomq.frontend.http.ConnectionBudget;
@@ -45,8 +46,10 @@ import java.util.concurrent.CompletionException;
 /**
  * The admin listener: health, readiness, metrics, the dashboard and views of the cluster, answered
  * from the node's in-memory metadata view (never from SQL), and the operator's verbs: slots here,
- * the stream moves (transfer, cancel, drain, rebalance) in {@link TransferVerbs}. No
- * authentication: bind it to loopback.
+ * the stream moves (transfer, cancel, drain, rebalance) in {@link TransferVerbs}, and the tokens
+ * ({@link TokenVerbs}). With access control on, every request but {@code /health} and {@code
+ * /ready} needs a token for the admin audience ({@link AdminNeeds}); without it, bind it to
+ * loopback.
  *
  * <p>What keeps a web page the operator opens from using it: writes take JSON only ({@link
  * JsonWrites}), the listener answers only its own host names ({@link AllowedHosts}, against DNS
@@ -61,12 +64,14 @@ final class AdminListener implements AutoCloseable {
 
   private final Node node;
   private final TransferVerbs transfers;
+  private final TokenVerbs tokens;
 
   /** Set once by {@link #start}; the listener that calls {@link #handle}. */
   private volatile HttpListener listener;
 
-  private AdminListener(Node node) {
+  private AdminListener(Node node, TokenVerbs tokens) {
     this.node = node;
+    this.tokens = tokens;
     // Presumed dead as /admin/nodes shows it: no liveness row, or a lapsed one.
     this.transfers =
         new TransferVerbs(
@@ -87,9 +92,11 @@ final class AdminListener implements AutoCloseable {
       Node node,
       ConnectionLimits limits,
       AllowedHosts allowedHosts,
-      AllowedOrigins corsOrigins)
+      AllowedOrigins corsOrigins,
+      AccessControl access,
+      TokenVerbs tokens)
       throws InterruptedException {
-    AdminListener admin = new AdminListener(node);
+    AdminListener admin = new AdminListener(node, tokens);
     admin.listener =
         HttpListener.start(
             new HttpListener.Options(
@@ -101,7 +108,13 @@ final class AdminListener implements AutoCloseable {
                 64,
                 limits,
                 allowedHosts,
-                new CorsPolicy(corsOrigins, CORS_SETTING, "GET, POST", "Content-Type", "")),
+                new CorsPolicy(
+                    corsOrigins,
+                    CORS_SETTING,
+                    "GET, POST, PUT, DELETE",
+                    "Content-Type, Authorization",
+                    ""),
+                access),
             admin::handle);
     return admin;
   }
@@ -122,6 +135,11 @@ final class AdminListener implements AutoCloseable {
         return;
       }
       String path = exchange.path();
+      if (TokenVerbs.serves(path)) {
+        TransferVerbs.Answer answer = tokens.answer(exchange);
+        send(exchange, answer.status(), answer.body());
+        return;
+      }
       if (exchange.method().equals(HttpMethod.POST) && path.startsWith(NODES_PATH)) {
         setSlots(exchange, path.substring(NODES_PATH.length()));
         return;

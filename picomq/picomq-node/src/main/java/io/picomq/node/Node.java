@@ -6,6 +6,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
+import io.picomq.frontend.access.AccessCheck;
+import io.picomq.frontend.access.Audience;
+import io.picomq.frontend.http.AccessControl;
 import io.picomq.frontend.http.ConnectionLimits;
 import io.picomq.frontend.http.RequestObserver;
 import io.picomq.meta.command.Command;
@@ -107,6 +110,7 @@ public final class Node implements AutoCloseable {
   private Arrivals arrivals;
   private Frontend frontend;
   private AdminListener admin;
+  private AccessTokens accessTokens;
   private Thread expiry;
 
   private Node(NodeConfig config, Clock clock) {
@@ -144,6 +148,7 @@ public final class Node implements AutoCloseable {
 
   private void startParts() throws Exception {
     NodeConfig.HostPort listen = NodeConfig.HostPort.parse(config.listen());
+    AccessBootstrap.refuseOpenListeners(config);
     // With port 0 the bound port is known only once the frontend listens, and the frontend needs
     // the plane: such a node registers with port 0 first and advertises the real port below.
     NodeIdentity identity =
@@ -156,7 +161,25 @@ public final class Node implements AutoCloseable {
     liveness = plane.liveness(config.nodeTtl());
     liveness.start();
     plane.addListener(view -> watchStanding(view.state()));
+    accessTokens =
+        new AccessTokens(
+            config.nodeId(),
+            digest ->
+                plane
+                    .propose(new Command.KvPut(AccessTokens.seenKey(config.nodeId()), digest))
+                    .whenComplete(
+                        (result, failure) -> {
+                          if (failure != null) {
+                            LOG.warn(
+                                "cannot report the access keys enforced: {}", failure.toString());
+                          }
+                        }));
+    plane.addListener(accessTokens);
     plane.start();
+    if (config.access().enabled()) {
+      // Also reports what this node enforces: changes made while it was down are confirmed.
+      AccessBootstrap.ensure(plane, accessTokens, config.access(), clock);
+    }
     HandoffCompletions handoffCompletions = new HandoffCompletions(plane);
     EngineConfig.Builder engineConfig =
         EngineConfig.builder()
@@ -230,7 +253,8 @@ public final class Node implements AutoCloseable {
             service,
             clock,
             router,
-            requestMeter());
+            requestMeter(),
+            config.access().enabled() ? Optional.of(accessTokens) : Optional.empty());
     ConnectionMeters.bind(
         metrics,
         config.protocol().name().toLowerCase(java.util.Locale.ROOT),
@@ -247,7 +271,17 @@ public final class Node implements AutoCloseable {
               this,
               config.connections().adminLimits(),
               exposure.hostsFor(adminAt.host(), advertised),
-              exposure.adminCorsOrigins());
+              exposure.adminCorsOrigins(),
+              config.access().enabled()
+                  ? new AccessCheck(accessTokens, Audience.ADMIN, AdminNeeds.INSTANCE, clock)
+                  : AccessControl.OPEN,
+              new TokenVerbs(
+                  plane,
+                  accessTokens,
+                  config.access().enabled(),
+                  liveness::view,
+                  config.nodeTtl().multipliedBy(2),
+                  clock));
       ConnectionMeters.bind(metrics, "admin", admin.connections());
     }
     address = frontend.address();

@@ -17,6 +17,10 @@ import java.util.Set;
  * uses, and setting one twice is an error (it is always a mistake in the caller). {@code pico
  * serve} builds it from flags and {@code PICO_*} variables.
  *
+ * <p>Design note on its length (past 500 lines): it is one flat record of every setting and its
+ * builder, one short method per setting; settings that belong together are records of their own
+ * ({@link ConnectionSettings}, {@link ExposureSettings}, {@link AccessSettings}).
+ *
  * @param nodeId the node's stable id (default 1)
  * @param nodeEpoch this process's epoch: larger than the epoch of every earlier process of the same
  *     node id, so the metadata plane fences them (required; {@code pico serve} takes the clock's
@@ -59,6 +63,8 @@ import java.util.Set;
  *     quarter of it (default 10 s, at least {@link NodeLiveness#MIN_TTL})
  * @param exposure the listeners' host check and CORS origins (default {@link
  *     ExposureSettings#DEFAULT})
+ * @param access access control, the root token and the {@code --insecure} consent (default {@link
+ *     AccessSettings#DEFAULT}: off, and loopback only)
  */
 public record NodeConfig(
     int nodeId,
@@ -86,7 +92,8 @@ public record NodeConfig(
     Duration requestTimeout,
     ConnectionSettings connections,
     Duration nodeTtl,
-    ExposureSettings exposure) {
+    ExposureSettings exposure,
+    AccessSettings access) {
 
   public static final int DEFAULT_NODE_ID = 1;
   public static final String DEFAULT_CLUSTER_ID = "picomq";
@@ -110,6 +117,7 @@ public record NodeConfig(
     Objects.requireNonNull(nodeTtl, "nodeTtl");
     Objects.requireNonNull(metaPassword, "metaPassword");
     Objects.requireNonNull(exposure, "exposure");
+    Objects.requireNonNull(access, "access");
     require(nodeId >= 0, "nodeId must be >= 0, not " + nodeId);
     require(nodeEpoch >= 0, "nodeEpoch must be >= 0, not " + nodeEpoch);
     require(slots >= 0, "slots must be >= 0, not " + slots);
@@ -173,6 +181,7 @@ public record NodeConfig(
     b.connections = connections;
     b.nodeTtl = nodeTtl;
     b.exposure = exposure;
+    b.access = access;
     return b;
   }
 
@@ -278,6 +287,7 @@ public record NodeConfig(
     private ConnectionSettings connections = ConnectionSettings.DEFAULT;
     private Duration nodeTtl = NodeLiveness.DEFAULT_TTL;
     private ExposureSettings exposure = ExposureSettings.DEFAULT;
+    private AccessSettings access = AccessSettings.DEFAULT;
 
     private Builder() {}
 
@@ -454,6 +464,13 @@ public record NodeConfig(
       return this;
     }
 
+    /** Access control, the root token, and whether to listen beyond loopback without it. */
+    public Builder access(AccessSettings access) {
+      once("access");
+      this.access = access;
+      return this;
+    }
+
     public NodeConfig build() {
       if (nodeEpoch < 0 && !given.contains("nodeEpoch")) {
         throw new IllegalStateException("nodeEpoch is required");
@@ -490,7 +507,8 @@ public record NodeConfig(
           requestTimeout,
           connections,
           nodeTtl,
-          exposure);
+          exposure,
+          access);
     }
   }
 }

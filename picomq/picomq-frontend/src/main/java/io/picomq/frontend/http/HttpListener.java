@@ -63,6 +63,7 @@ public final class HttpListener implements AutoCloseable {
    * @param connectionLimits header and idle timeouts, and the cap on open connections
    * @param allowedHosts the {@code Host} values answered; others get {@code 421}
    * @param cors what browsers are told about calls from pages of other origins
+   * @param access decides each request on its head ({@link AccessControl#OPEN} lets all in)
    */
   public record Options(
       String host,
@@ -73,7 +74,32 @@ public final class HttpListener implements AutoCloseable {
       int backlog,
       ConnectionLimits connectionLimits,
       AllowedHosts allowedHosts,
-      CorsPolicy cors) {
+      CorsPolicy cors,
+      AccessControl access) {
+
+    /** Options without access control. */
+    public Options(
+        String host,
+        int port,
+        HttpLimits limits,
+        Map<String, String> commonHeaders,
+        int ioThreads,
+        int backlog,
+        ConnectionLimits connectionLimits,
+        AllowedHosts allowedHosts,
+        CorsPolicy cors) {
+      this(
+          host,
+          port,
+          limits,
+          commonHeaders,
+          ioThreads,
+          backlog,
+          connectionLimits,
+          allowedHosts,
+          cors,
+          AccessControl.OPEN);
+    }
 
     public Options {
       Objects.requireNonNull(host, "host");
@@ -81,6 +107,7 @@ public final class HttpListener implements AutoCloseable {
       Objects.requireNonNull(connectionLimits, "connectionLimits");
       Objects.requireNonNull(allowedHosts, "allowedHosts");
       Objects.requireNonNull(cors, "cors");
+      Objects.requireNonNull(access, "access");
       commonHeaders = Map.copyOf(commonHeaders);
       if (port < 0 || port > 65535 || ioThreads < 1 || backlog < 1) {
         throw new IllegalArgumentException(
@@ -111,7 +138,8 @@ public final class HttpListener implements AutoCloseable {
             common,
             options.connectionLimits(),
             options.allowedHosts(),
-            options.cors());
+            options.cors(),
+            options.access());
     try {
       serverChannel =
           new ServerBootstrap()

@@ -18,6 +18,7 @@ final class ListenerState {
   final ConnectionLimits connectionLimits;
   final AllowedHosts allowedHosts;
   final CorsPolicy cors;
+  final AccessControl access;
   final ConnectionBudget connections;
   final InFlight inFlight = new InFlight();
 
@@ -33,7 +34,8 @@ final class ListenerState {
       HttpHeaders commonHeaders,
       ConnectionLimits connectionLimits,
       AllowedHosts allowedHosts,
-      CorsPolicy cors) {
+      CorsPolicy cors,
+      AccessControl access) {
     this.handler = handler;
     this.handlerExecutor = handlerExecutor;
     this.limits = limits;
@@ -41,6 +43,7 @@ final class ListenerState {
     this.connectionLimits = connectionLimits;
     this.allowedHosts = allowedHosts;
     this.cors = cors;
+    this.access = access;
     this.connections = new ConnectionBudget(connectionLimits.maxConnections());
   }
 
