@@ -98,7 +98,8 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:PICO_ROOT_TOKEN_FILE}",
       description =
           "A file holding the root token (every right; the node makes sure it exists), so that it"
-              + " is in no command line; or set PICO_ROOT_TOKEN (PICO_ROOT_TOKEN_FILE).")
+              + " is in no command line (PICO_ROOT_TOKEN_FILE); or the token itself in the"
+              + " environment (PICO_ROOT_TOKEN).")
   Path rootTokenFile;
 
   @Option(

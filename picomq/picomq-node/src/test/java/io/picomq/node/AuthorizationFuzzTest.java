@@ -53,8 +53,11 @@ class AuthorizationFuzzTest {
   @Test
   void noAuthorizationHeaderAnswers500OrHangs() {
     System.out.printf(
+        java.util.Locale.ROOT,
         "AuthorizationFuzzTest: seed %d, %d cases (rerun with -Dpicomq.seed=%d)%n",
-        SEED, CASES, SEED);
+        SEED,
+        CASES,
+        SEED);
     Random random = new Random(SEED);
     InetSocketAddress data = node.address();
     InetSocketAddress admin = node.adminAddress().orElseThrow();
