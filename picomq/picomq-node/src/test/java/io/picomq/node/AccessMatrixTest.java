@@ -116,6 +116,17 @@ class AccessMatrixTest {
     endpoints.add(
         pico("trim", "POST", "/m/trim", Map.of("Pico-Trim-Seq", "1"), null, Verb.TRIM, 200));
     endpoints.add(pico("read", "GET", "/m/read?seq=0", Map.of(), null, Verb.READ, 200));
+    endpoints.add(
+        pico(
+            "read long-poll",
+            "GET",
+            "/m/read?seq=now&live=long-poll",
+            Map.of(),
+            null,
+            Verb.READ,
+            204));
+    endpoints.add(
+        pico("read sse", "GET", "/m/read?seq=0&live=sse", Map.of(), null, Verb.READ, 200));
     endpoints.add(pico("head", "HEAD", "/m/head", Map.of(), null, Verb.HEAD, 200));
     endpoints.add(pico("delete", "DELETE", "/m/delete", Map.of(), null, Verb.DELETE, 204));
     endpoints.addAll(adminEndpoints());
@@ -160,6 +171,15 @@ class AccessMatrixTest {
             Set.of(Verb.CLOSE),
             204));
     endpoints.add(ds("read", "GET", "/m/read?offset=-1", Map.of(), null, Set.of(Verb.READ), 200));
+    endpoints.add(
+        ds(
+            "read long-poll",
+            "GET",
+            "/m/read?offset=now&live=long-poll",
+            Map.of(),
+            null,
+            Set.of(Verb.READ),
+            204));
     endpoints.add(ds("head", "HEAD", "/m/head", Map.of(), null, Set.of(Verb.HEAD), 200));
     endpoints.add(ds("delete", "DELETE", "/m/delete", Map.of(), null, Set.of(Verb.DELETE), 204));
     endpoints.add(
@@ -344,9 +364,15 @@ class AccessMatrixTest {
     String base = endpoint.audience() == Audience.ADMIN ? admin : data;
     Map<String, String> headers = new LinkedHashMap<>(endpoint.headers());
     row.header().apply(endpoint).ifPresent(value -> headers.put("Authorization", value));
+    long started = System.nanoTime();
     HttpResponse<String> answer =
         send(endpoint.method(), base + endpoint.path(), null, headers, endpoint.body());
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
     assertThat(answer.statusCode()).as("%s", answer.body()).isEqualTo(expected);
+    if (expected == 401 || expected == 403) {
+      // Refused at once: a long-poll held even to its timeout (2 s here) would take longer.
+      assertThat(took).isLessThan(Duration.ofMillis(1500));
+    }
     if (expected == 401) {
       assertThat(answer.headers().firstValue("WWW-Authenticate"))
           .contains("Bearer realm=\"picomq\"");
