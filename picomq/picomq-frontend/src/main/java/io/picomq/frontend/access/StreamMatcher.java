@@ -57,8 +57,16 @@ public record StreamMatcher(String written, String target, boolean prefix) {
         : !narrower.prefix && matches(narrower.target);
   }
 
-  /** Whether every stream whose name starts with {@code listPrefix} is matched here. */
+  /**
+   * Whether every stream whose name starts with {@code listPrefix} is matched here. Every name
+   * starts with {@code /}: the empty prefix asks for all of them (only {@code *} covers that), and
+   * a prefix without the {@code /} for none (anything covers that).
+   */
   public boolean coversEveryNameStartingWith(String listPrefix) {
-    return prefix && listPrefix.startsWith(target);
+    if (!listPrefix.isEmpty() && !listPrefix.startsWith("/")) {
+      return true;
+    }
+    String names = listPrefix.isEmpty() ? "/" : listPrefix;
+    return prefix && names.startsWith(target);
   }
 }

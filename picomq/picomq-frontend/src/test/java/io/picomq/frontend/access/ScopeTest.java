@@ -32,6 +32,12 @@ class ScopeTest {
     assertThat(scope.allows(Verb.DELETE, "/orders")).isFalse();
     assertThat(scope.allowsListing("/logs/")).isTrue();
     assertThat(scope.allowsListing("/")).isFalse();
+    assertThat(scope.allowsListing("")).isFalse();
+    assertThat(scope.allowsListing("no-slash")).as("lists nothing").isTrue();
+    Scope every = scope("{\"streams\":[\"*\"],\"operations\":[\"list\"],\"audiences\":[\"pico\"]}");
+    assertThat(every.allowsListing("")).isTrue();
+    assertThat(every.allowsListing("/")).isTrue();
+    assertThat(every.allowsListing("/a/b")).isTrue();
     assertThat(scope.expiresAt()).contains(Instant.parse("2027-01-01T00:00:00Z"));
     assertThat(JSON.writeValueAsString(ScopeJson.write(scope)))
         .isEqualTo(
