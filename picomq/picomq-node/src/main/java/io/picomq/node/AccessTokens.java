@@ -8,8 +8,10 @@ import io.picomq.frontend.access.InvalidScope;
 import io.picomq.frontend.access.Scope;
 import io.picomq.frontend.access.ScopeJson;
 import io.picomq.frontend.access.SecretDigest;
+import io.picomq.meta.command.Command;
 import io.picomq.meta.state.KvValue;
 import io.picomq.meta.state.MetadataState;
+import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.sql.log.View;
 import io.picomq.sql.log.ViewListener;
 import java.io.IOException;
@@ -85,6 +87,29 @@ final class AccessTokens implements Credentials, ViewListener<MetadataState> {
   AccessTokens(int nodeId, Consumer<KvValue> reportSeen) {
     this.nodeId = nodeId;
     this.reportSeen = reportSeen;
+  }
+
+  /**
+   * Tokens kept up to date by {@code plane}'s applied rows (registered as its listener), reporting
+   * what this node enforces through proposals to it.
+   */
+  static AccessTokens on(MetadataPlane plane, int nodeId) {
+    AccessTokens tokens =
+        new AccessTokens(
+            nodeId,
+            digest ->
+                plane
+                    .propose(new Command.KvPut(seenKey(nodeId), digest))
+                    .whenComplete(
+                        (result, failure) -> {
+                          if (failure != null) {
+                            // The next change, or the next start, reports again.
+                            LOG.warn(
+                                "cannot report the access keys enforced: {}", failure.toString());
+                          }
+                        }));
+    plane.addListener(tokens);
+    return tokens;
   }
 
   static String tokenKey(String id) {

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.picomq.frontend.http.AccessControl;
+import io.picomq.frontend.http.AccessRefusal;
 import io.picomq.frontend.http.AllowedHosts;
 import io.picomq.frontend.http.AllowedOrigins;
 import io.picomq.frontend.http.ConnectionBudget;
@@ -137,7 +138,12 @@ final class AdminListener implements AutoCloseable {
       String path = exchange.path();
       if (TokenVerbs.serves(path)) {
         TransferVerbs.Answer answer = tokens.answer(exchange);
-        send(exchange, answer.status(), answer.body());
+        HttpHeaders headers = new DefaultHttpHeaders();
+        if (answer.status() == 401) {
+          // The token was revoked between the check on the head and here.
+          headers.set(HttpHeaderNames.WWW_AUTHENTICATE, AccessRefusal.CHALLENGE);
+        }
+        send(exchange, answer.status(), answer.body(), headers);
         return;
       }
       if (exchange.method().equals(HttpMethod.POST) && path.startsWith(NODES_PATH)) {
@@ -358,13 +364,16 @@ final class AdminListener implements AutoCloseable {
   }
 
   private static void send(Exchange exchange, int status, Object body) {
+    send(exchange, status, body, new DefaultHttpHeaders());
+  }
+
+  private static void send(Exchange exchange, int status, Object body, HttpHeaders headers) {
     byte[] bytes;
     try {
       bytes = JSON.writeValueAsBytes(body);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
-    HttpHeaders headers = new DefaultHttpHeaders();
     headers.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
     exchange.respond(HttpResponseStatus.valueOf(status), headers, bytes);
   }

@@ -73,6 +73,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: {@link #start} and {@link #stop} block and are called by one thread; the accessors
  * and {@link #ready()} may be read by any.
+ *
+ * <p>Design note on its length (about 500 lines): it is the one place a node is assembled, part by
+ * part in the order above; each part is a class of its own and this file only wires them.
  */
 public final class Node implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Node.class);
@@ -161,20 +164,7 @@ public final class Node implements AutoCloseable {
     liveness = plane.liveness(config.nodeTtl());
     liveness.start();
     plane.addListener(view -> watchStanding(view.state()));
-    accessTokens =
-        new AccessTokens(
-            config.nodeId(),
-            digest ->
-                plane
-                    .propose(new Command.KvPut(AccessTokens.seenKey(config.nodeId()), digest))
-                    .whenComplete(
-                        (result, failure) -> {
-                          if (failure != null) {
-                            LOG.warn(
-                                "cannot report the access keys enforced: {}", failure.toString());
-                          }
-                        }));
-    plane.addListener(accessTokens);
+    accessTokens = AccessTokens.on(plane, config.nodeId());
     plane.start();
     if (config.access().enabled()) {
       // Also reports what this node enforces: changes made while it was down are confirmed.
