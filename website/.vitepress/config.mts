@@ -17,6 +17,7 @@ export default defineConfig({
             { text: 'The pico command line', link: '/docs/cli' },
             { text: 'Operating a node', link: '/docs/operating' },
             { text: 'Deploy', link: '/docs/deploy' },
+            { text: 'Security', link: '/docs/security' },
             { text: 'PicoMQ inside Postgres', link: '/docs/extension' },
             { text: 'Run a cluster', link: '/docs/cluster' },
             { text: 'Admin API and dashboard', link: '/docs/admin' },

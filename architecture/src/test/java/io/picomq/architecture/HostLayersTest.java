@@ -15,6 +15,7 @@ import io.picomq.cli.fixture.ReachesPastTheNode;
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.frontend.fixture.ReachesIntoTheService;
+import io.picomq.node.AccessSettings;
 import io.picomq.node.ConnectionSettings;
 import io.picomq.node.ExposureSettings;
 import io.picomq.node.Node;
@@ -50,6 +51,7 @@ class HostLayersTest {
           ConnectionSettings.class.getName(),
           ExposureSettings.class.getName(),
           TlsSettings.class.getName(),
+          AccessSettings.class.getName(),
           Secret.class.getName());
 
   static final ArchRule FRONTEND_SEES_ONLY_THE_STREAM_CONTRACT =
@@ -101,7 +103,7 @@ class HostLayersTest {
               DescribedPredicate.describe(
                   "are node internals or the parts a node is built from (anything of"
                       + " io.picomq.node but Node, NodeConfig, NodeSupervisor, ConnectionSettings,"
-                      + " ExposureSettings, TlsSettings and Secret;"
+                      + " ExposureSettings, TlsSettings, AccessSettings and Secret;"
                       + " server,"
                       + " stream contract, metadata, SQL, engine; the frontend but its ListenerProtocol)",
                   HostLayersTest::pastTheNodesApi))

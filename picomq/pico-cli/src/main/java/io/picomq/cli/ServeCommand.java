@@ -1,6 +1,7 @@
 package io.picomq.cli;
 
 import io.picomq.frontend.ListenerProtocol;
+import io.picomq.node.AccessSettings;
 import io.picomq.node.ConnectionSettings;
 import io.picomq.node.ExposureSettings;
 import io.picomq.node.NodeConfig;
@@ -83,6 +84,33 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:PICO_ADMIN_LISTEN:-127.0.0.1:9090}",
       description = "Admin listener host:port (PICO_ADMIN_LISTEN).")
   String adminListen;
+
+  @Option(
+      names = "--access-control",
+      arity = "0..1",
+      fallbackValue = "on",
+      defaultValue = "${env:PICO_ACCESS_CONTROL:-off}",
+      description =
+          "on: every request needs a bearer token (or the stored anonymous scope); off (the"
+              + " default) serves anyone who can connect (PICO_ACCESS_CONTROL).")
+  String accessControl;
+
+  @Option(
+      names = "--root-token-file",
+      defaultValue = "${env:PICO_ROOT_TOKEN_FILE}",
+      description =
+          "A file holding the root token (every right; the node makes sure it exists), so that it"
+              + " is in no command line (PICO_ROOT_TOKEN_FILE); or the token itself in the"
+              + " environment (PICO_ROOT_TOKEN).")
+  Path rootTokenFile;
+
+  @Option(
+      names = "--insecure",
+      defaultValue = "${env:PICO_INSECURE:-false}",
+      description =
+          "Let a listener bind beyond loopback with access control off; without it such a node"
+              + " refuses to start (PICO_INSECURE).")
+  boolean insecure;
 
   @Option(
       names = "--no-admin",
@@ -362,6 +390,7 @@ final class ServeCommand implements Callable<Integer> {
             .shutdownDrain(Duration.ofSeconds(shutdownDrainSec))
             .metaUrl(metaUrl)
             .exposure(exposure())
+            .access(access())
             .storage(storage)
             .redirect(routing.equals("redirect"))
             .protocol(ListenerProtocol.parse(pico.protocol))
@@ -429,37 +458,60 @@ final class ServeCommand implements Callable<Integer> {
     return ExposureSettings.parse(hosts, corsOrigins, adminCorsOrigins);
   }
 
+  private AccessSettings access() {
+    boolean enabled =
+        switch (accessControl.strip().toLowerCase(Locale.ROOT)) {
+          case "on", "true" -> true;
+          case "off", "false" -> false;
+          default ->
+              throw new IllegalArgumentException(
+                  "--access-control (PICO_ACCESS_CONTROL) is on or off, not " + accessControl);
+        };
+    return new AccessSettings(
+        enabled,
+        secret("PICO_ROOT_TOKEN", "--root-token-file", rootTokenFile, "the root token"),
+        insecure);
+  }
+
   /**
    * The Postgres password from {@code PICO_META_PASSWORD} or {@code --meta-password-file} (one of
    * them), so that it needs to be in no command line. A file's final line break is not part of it.
    */
   private Optional<Secret> metaPassword() {
-    String fromEnvironment = environment.get("PICO_META_PASSWORD");
-    if (fromEnvironment != null && metaPasswordFile != null) {
+    return secret(
+        "PICO_META_PASSWORD", "--meta-password-file", metaPasswordFile, "the metadata password");
+  }
+
+  /**
+   * A secret from the environment variable {@code variable} or the file {@code flag} names (one of
+   * them). A file's final line break is not part of it.
+   */
+  private Optional<Secret> secret(String variable, String flag, Path file, String what) {
+    String fromEnvironment = environment.get(variable);
+    if (fromEnvironment != null && file != null) {
       throw new IllegalArgumentException(
-          "give the metadata password once: PICO_META_PASSWORD or --meta-password-file, not both");
+          "give " + what + " once: " + variable + " or " + flag + ", not both");
     }
     if (fromEnvironment != null) {
       return Optional.of(new Secret(fromEnvironment));
     }
-    if (metaPasswordFile == null) {
+    if (file == null) {
       return Optional.empty();
     }
     String content;
     try {
-      content = Files.readString(metaPasswordFile);
+      content = Files.readString(file);
     } catch (java.io.IOException | java.io.UncheckedIOException e) {
-      throw new IllegalArgumentException(
-          "cannot read --meta-password-file " + metaPasswordFile + ": " + e, e);
+      throw new IllegalArgumentException("cannot read " + flag + " " + file + ": " + e, e);
     }
-    String password =
+    String value =
         content.endsWith("\r\n")
             ? content.substring(0, content.length() - 2)
             : content.endsWith("\n") ? content.substring(0, content.length() - 1) : content;
-    if (password.isEmpty()) {
-      throw new IllegalArgumentException("--meta-password-file " + metaPasswordFile + " is empty");
+    if (value.isEmpty()) {
+      throw new IllegalArgumentException(flag + " " + file + " is empty");
     }
-    return Optional.of(new Secret(password));
+    return Optional.of(new Secret(value));
   }
 
   /**

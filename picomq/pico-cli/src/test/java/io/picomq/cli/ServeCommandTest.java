@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.picomq.frontend.ListenerProtocol;
+import io.picomq.node.AccessSettings;
 import io.picomq.node.ConnectionSettings;
 import io.picomq.node.ExposureSettings;
 import io.picomq.node.NodeConfig;
@@ -51,6 +52,54 @@ class ServeCommandTest {
     assertThat(config.longPollTimeout()).isEqualTo(Duration.ofSeconds(25));
     assertThat(config.connections()).isEqualTo(ConnectionSettings.DEFAULT);
     assertThat(config.nodeTtl()).isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void accessControlIsOffUntilAskedAndTakesItsRootTokenFromAFileOrTheEnvironment()
+      throws Exception {
+    String token = "AAAAAAAAAAAA." + "A".repeat(43);
+    assertThat(parse("serve", "--node-epoch", "1").access()).isEqualTo(AccessSettings.DEFAULT);
+
+    Path file = dir.resolve("root-token");
+    Files.writeString(file, token + "\n");
+    AccessSettings fromFile =
+        parse(
+                "serve",
+                "--node-epoch",
+                "1",
+                "--access-control",
+                "--root-token-file",
+                file.toString())
+            .access();
+    assertThat(fromFile.enabled()).isTrue();
+    assertThat(fromFile.rootToken().orElseThrow().reveal()).isEqualTo(token);
+    assertThat(fromFile.insecure()).isFalse();
+
+    AccessSettings fromEnvironment =
+        parse(
+                Map.of("PICO_ROOT_TOKEN", token),
+                "serve",
+                "--node-epoch",
+                "1",
+                "--access-control=off",
+                "--insecure")
+            .access();
+    assertThat(fromEnvironment.enabled()).isFalse();
+    assertThat(fromEnvironment.rootToken().orElseThrow().reveal()).isEqualTo(token);
+    assertThat(fromEnvironment.insecure()).isTrue();
+
+    assertThatThrownBy(() -> parse("serve", "--node-epoch", "1", "--access-control=maybe"))
+        .hasMessageContaining("on or off, not maybe");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    Map.of("PICO_ROOT_TOKEN", token),
+                    "serve",
+                    "--node-epoch",
+                    "1",
+                    "--root-token-file",
+                    file.toString()))
+        .hasMessageContaining("not both");
   }
 
   @Test

@@ -1,6 +1,12 @@
 package io.picomq.frontend;
 
+import io.picomq.frontend.access.AccessCheck;
+import io.picomq.frontend.access.Audience;
+import io.picomq.frontend.access.Credentials;
+import io.picomq.frontend.access.DsAccess;
+import io.picomq.frontend.access.PicoAccess;
 import io.picomq.frontend.ds.DurableStreamsHandler;
+import io.picomq.frontend.http.AccessControl;
 import io.picomq.frontend.http.ConnectionBudget;
 import io.picomq.frontend.http.Exchange;
 import io.picomq.frontend.http.HttpListener;
@@ -61,6 +67,22 @@ public final class Frontend implements AutoCloseable {
       StreamRouter router,
       RequestObserver observer)
       throws InterruptedException {
+    return start(config, service, clock, router, observer, Optional.empty());
+  }
+
+  /**
+   * As {@link #start(FrontendConfig, StreamService, InstantSource, StreamRouter, RequestObserver)},
+   * with access control when {@code credentials} are given: each request is checked on its head,
+   * before routing and before its body is read ({@link AccessCheck}).
+   */
+  public static Frontend start(
+      FrontendConfig config,
+      StreamService service,
+      InstantSource clock,
+      StreamRouter router,
+      RequestObserver observer,
+      Optional<Credentials> credentials)
+      throws InterruptedException {
     boolean ds = config.protocol() == ListenerProtocol.DS;
     ExecutorService continuations =
         Executors.newThreadPerTaskExecutor(
@@ -87,7 +109,16 @@ public final class Frontend implements AutoCloseable {
                       ? DurableStreamsHandler.cors(
                           config.corsOrigins(), FrontendConfig.CORS_SETTING)
                       : PicoHandler.cors(config.corsOrigins(), FrontendConfig.CORS_SETTING),
-                  config.tls()),
+                  config.tls(),
+                  credentials
+                      .<AccessControl>map(
+                          known ->
+                              new AccessCheck(
+                                  known,
+                                  ds ? Audience.DURABLE_STREAMS : Audience.PICO,
+                                  ds ? DsAccess.INSTANCE : PicoAccess.INSTANCE,
+                                  clock))
+                      .orElse(AccessControl.OPEN)),
               observed(
                   ds ? "ds" : "pico",
                   observer,

@@ -8,6 +8,8 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.picomq.frontend.http.AccessControl;
+import io.picomq.frontend.http.AccessRefusal;
 import io.picomq.frontend.http.AllowedHosts;
 import io.picomq.frontend.http.AllowedOrigins;
 import io.picomq.frontend.http.ConnectionBudget;
@@ -46,8 +48,10 @@ import java.util.concurrent.CompletionException;
 /**
  * The admin listener: health, readiness, metrics, the dashboard and views of the cluster, answered
  * from the node's in-memory metadata view (never from SQL), and the operator's verbs: slots here,
- * the stream moves (transfer, cancel, drain, rebalance) in {@link TransferVerbs}. No
- * authentication: bind it to loopback.
+ * the stream moves (transfer, cancel, drain, rebalance) in {@link TransferVerbs}, and the tokens
+ * ({@link TokenVerbs}). With access control on, every request but {@code /health} and {@code
+ * /ready} needs a token for the admin audience ({@link AdminNeeds}); without it, bind it to
+ * loopback.
  *
  * <p>What keeps a web page the operator opens from using it: writes take JSON only ({@link
  * JsonWrites}), the listener answers only its own host names ({@link AllowedHosts}, against DNS
@@ -62,12 +66,14 @@ final class AdminListener implements AutoCloseable {
 
   private final Node node;
   private final TransferVerbs transfers;
+  private final TokenVerbs tokens;
 
   /** Set once by {@link #start}; the listener that calls {@link #handle}. */
   private volatile HttpListener listener;
 
-  private AdminListener(Node node) {
+  private AdminListener(Node node, TokenVerbs tokens) {
     this.node = node;
+    this.tokens = tokens;
     // Presumed dead as /admin/nodes shows it: no liveness row, or a lapsed one.
     this.transfers =
         new TransferVerbs(
@@ -89,9 +95,11 @@ final class AdminListener implements AutoCloseable {
       ConnectionLimits limits,
       AllowedHosts allowedHosts,
       AllowedOrigins corsOrigins,
-      Optional<ServerTls> tls)
+      Optional<ServerTls> tls,
+      AccessControl access,
+      TokenVerbs tokens)
       throws InterruptedException {
-    AdminListener admin = new AdminListener(node);
+    AdminListener admin = new AdminListener(node, tokens);
     admin.listener =
         HttpListener.start(
             new HttpListener.Options(
@@ -103,8 +111,14 @@ final class AdminListener implements AutoCloseable {
                 64,
                 limits,
                 allowedHosts,
-                new CorsPolicy(corsOrigins, CORS_SETTING, "GET, POST", "Content-Type", ""),
-                tls),
+                new CorsPolicy(
+                    corsOrigins,
+                    CORS_SETTING,
+                    "GET, POST, PUT, DELETE",
+                    "Content-Type, Authorization",
+                    ""),
+                tls,
+                access),
             admin::handle);
     return admin;
   }
@@ -125,6 +139,16 @@ final class AdminListener implements AutoCloseable {
         return;
       }
       String path = exchange.path();
+      if (TokenVerbs.serves(path)) {
+        TransferVerbs.Answer answer = tokens.answer(exchange);
+        HttpHeaders headers = new DefaultHttpHeaders();
+        if (answer.status() == 401) {
+          // The token was revoked between the check on the head and here.
+          headers.set(HttpHeaderNames.WWW_AUTHENTICATE, AccessRefusal.CHALLENGE);
+        }
+        send(exchange, answer.status(), answer.body(), headers);
+        return;
+      }
       if (exchange.method().equals(HttpMethod.POST) && path.startsWith(NODES_PATH)) {
         setSlots(exchange, path.substring(NODES_PATH.length()));
         return;
@@ -343,13 +367,16 @@ final class AdminListener implements AutoCloseable {
   }
 
   private static void send(Exchange exchange, int status, Object body) {
+    send(exchange, status, body, new DefaultHttpHeaders());
+  }
+
+  private static void send(Exchange exchange, int status, Object body, HttpHeaders headers) {
     byte[] bytes;
     try {
       bytes = JSON.writeValueAsBytes(body);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
-    HttpHeaders headers = new DefaultHttpHeaders();
     headers.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
     exchange.respond(HttpResponseStatus.valueOf(status), headers, bytes);
   }

@@ -6,6 +6,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.picomq.frontend.Frontend;
 import io.picomq.frontend.FrontendConfig;
+import io.picomq.frontend.access.AccessCheck;
+import io.picomq.frontend.access.Audience;
+import io.picomq.frontend.http.AccessControl;
 import io.picomq.frontend.http.ConnectionLimits;
 import io.picomq.frontend.http.RequestObserver;
 import io.picomq.frontend.tls.ServerTls;
@@ -71,6 +74,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: {@link #start} and {@link #stop} block and are called by one thread; the accessors
  * and {@link #ready()} may be read by any.
+ *
+ * <p>Design note on its length (about 500 lines): it is the one place a node is assembled, part by
+ * part in the order above; each part is a class of its own and this file only wires them.
  */
 public final class Node implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Node.class);
@@ -108,6 +114,7 @@ public final class Node implements AutoCloseable {
   private Arrivals arrivals;
   private Frontend frontend;
   private AdminListener admin;
+  private AccessTokens accessTokens;
   private Thread expiry;
 
   /** Both listeners' certificate, empty in cleartext; set by start() before the listeners. */
@@ -150,6 +157,7 @@ public final class Node implements AutoCloseable {
     NodeConfig.HostPort listen = NodeConfig.HostPort.parse(config.listen());
     // Read first: a bad certificate file stops the start before anything touches the database.
     tls = config.tls().map(settings -> ServerTls.load(settings.files()));
+    AccessBootstrap.refuseOpenListeners(config);
     // With port 0 the bound port is known only once the frontend listens, and the frontend needs
     // the plane: such a node registers with port 0 first and advertises the real port below.
     NodeIdentity identity =
@@ -162,7 +170,12 @@ public final class Node implements AutoCloseable {
     liveness = plane.liveness(config.nodeTtl());
     liveness.start();
     plane.addListener(view -> watchStanding(view.state()));
+    accessTokens = AccessTokens.on(plane, config.nodeId());
     plane.start();
+    if (config.access().enabled()) {
+      // Also reports what this node enforces: changes made while it was down are confirmed.
+      AccessBootstrap.ensure(plane, accessTokens, config.access(), clock);
+    }
     HandoffCompletions handoffCompletions = new HandoffCompletions(plane);
     EngineConfig.Builder engineConfig =
         EngineConfig.builder()
@@ -232,7 +245,14 @@ public final class Node implements AutoCloseable {
             .allowedHosts(exposure.hostsFor(listen.host(), advertised))
             .corsOrigins(exposure.corsOrigins());
     tls.ifPresent(frontendConfig::tls);
-    frontend = Frontend.start(frontendConfig.build(), service, clock, router, requestMeter());
+    frontend =
+        Frontend.start(
+            frontendConfig.build(),
+            service,
+            clock,
+            router,
+            requestMeter(),
+            config.access().enabled() ? Optional.of(accessTokens) : Optional.empty());
     ConnectionMeters.bind(
         metrics,
         config.protocol().name().toLowerCase(java.util.Locale.ROOT),
@@ -250,7 +270,17 @@ public final class Node implements AutoCloseable {
               config.connections().adminLimits(),
               exposure.hostsFor(adminAt.host(), advertised),
               exposure.adminCorsOrigins(),
-              tls);
+              tls,
+              config.access().enabled()
+                  ? new AccessCheck(accessTokens, Audience.ADMIN, AdminNeeds.INSTANCE, clock)
+                  : AccessControl.OPEN,
+              new TokenVerbs(
+                  plane,
+                  accessTokens,
+                  config.access().enabled(),
+                  liveness::view,
+                  config.nodeTtl().multipliedBy(2),
+                  clock));
       ConnectionMeters.bind(metrics, "admin", admin.connections());
     }
     address = frontend.address();

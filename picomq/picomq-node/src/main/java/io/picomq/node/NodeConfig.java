@@ -17,6 +17,10 @@ import java.util.Set;
  * uses, and setting one twice is an error (it is always a mistake in the caller). {@code pico
  * serve} builds it from flags and {@code PICO_*} variables.
  *
+ * <p>Design note on its length (past 500 lines): it is one flat record of every setting and its
+ * builder, one short method per setting; settings that belong together are records of their own
+ * ({@link ConnectionSettings}, {@link ExposureSettings}, {@link AccessSettings}).
+ *
  * @param nodeId the node's stable id (default 1)
  * @param nodeEpoch this process's epoch: larger than the epoch of every earlier process of the same
  *     node id, so the metadata plane fences them (required; {@code pico serve} takes the clock's
@@ -61,6 +65,8 @@ import java.util.Set;
  *     ExposureSettings#DEFAULT})
  * @param tls the PEM certificate and key both listeners serve TLS with (h2 and http/1.1 through
  *     ALPN; read again on SIGHUP); empty (the default) for cleartext
+ * @param access access control, the root token and the {@code --insecure} consent (default {@link
+ *     AccessSettings#DEFAULT}: off, and loopback only)
  */
 public record NodeConfig(
     int nodeId,
@@ -89,7 +95,8 @@ public record NodeConfig(
     ConnectionSettings connections,
     Duration nodeTtl,
     ExposureSettings exposure,
-    Optional<TlsSettings> tls) {
+    Optional<TlsSettings> tls,
+    AccessSettings access) {
 
   public static final int DEFAULT_NODE_ID = 1;
   public static final String DEFAULT_CLUSTER_ID = "picomq";
@@ -114,6 +121,7 @@ public record NodeConfig(
     Objects.requireNonNull(metaPassword, "metaPassword");
     Objects.requireNonNull(exposure, "exposure");
     Objects.requireNonNull(tls, "tls");
+    Objects.requireNonNull(access, "access");
     require(nodeId >= 0, "nodeId must be >= 0, not " + nodeId);
     require(nodeEpoch >= 0, "nodeEpoch must be >= 0, not " + nodeEpoch);
     require(slots >= 0, "slots must be >= 0, not " + slots);
@@ -178,6 +186,7 @@ public record NodeConfig(
     b.nodeTtl = nodeTtl;
     b.exposure = exposure;
     b.tls = tls;
+    b.access = access;
     return b;
   }
 
@@ -290,6 +299,7 @@ public record NodeConfig(
     private Duration nodeTtl = NodeLiveness.DEFAULT_TTL;
     private ExposureSettings exposure = ExposureSettings.DEFAULT;
     private Optional<TlsSettings> tls = Optional.empty();
+    private AccessSettings access = AccessSettings.DEFAULT;
 
     private Builder() {}
 
@@ -473,6 +483,13 @@ public record NodeConfig(
       return this;
     }
 
+    /** Access control, the root token, and whether to listen beyond loopback without it. */
+    public Builder access(AccessSettings access) {
+      once("access");
+      this.access = access;
+      return this;
+    }
+
     public NodeConfig build() {
       if (nodeEpoch < 0 && !given.contains("nodeEpoch")) {
         throw new IllegalStateException("nodeEpoch is required");
@@ -510,7 +527,8 @@ public record NodeConfig(
           connections,
           nodeTtl,
           exposure,
-          tls);
+          tls,
+          access);
     }
   }
 }

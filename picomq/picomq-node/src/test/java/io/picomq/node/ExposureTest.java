@@ -168,7 +168,8 @@ class ExposureTest {
 
     assertThat(granted.statusCode()).isEqualTo(204);
     assertThat(granted.headers().firstValue("access-control-allow-origin")).contains(ops);
-    assertThat(granted.headers().firstValue("access-control-allow-methods")).contains("GET, POST");
+    assertThat(granted.headers().firstValue("access-control-allow-methods"))
+        .contains("GET, POST, PUT, DELETE");
     assertThat(dataRefused.headers().firstValue("access-control-allow-origin")).isEmpty();
   }
 

@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * The pipeline of an accepted connection. One port serves three ways in:
  *
  * <ul>
- *   <li>HTTP/1.1: codec, 304 framing ({@link NotModifiedFraming}), keep-alive, body aggregation,
- *       dispatch;
+ *   <li>HTTP/1.1: codec, 304 framing ({@link NotModifiedFraming}), keep-alive, access control on
+ *       the request head ({@link AccessGate}), body aggregation, dispatch;
  *   <li>HTTP/2 with prior knowledge: the client opens with the HTTP/2 preface, detected before any
  *       HTTP/1.1 parsing;
  *   <li>HTTP/1.1 with {@code Upgrade: h2c}: the first request is answered over HTTP/2 as stream 1.
@@ -164,6 +164,7 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
             .pipeline()
             .addLast(new Http2StreamFrameToHttpObjectCodec(true))
             .addLast(ConnectionGuard.RequestProgress.INSTANCE)
+            .addLast(new AccessGate(state.access, true))
             .addLast(new LimitedAggregator(state))
             .addLast(new RequestDispatcher(state, true));
       }
@@ -206,6 +207,7 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
       ChannelPipeline pipeline = ctx.pipeline();
       pipeline.addAfter(ctx.name(), null, new RequestDispatcher(state, false));
       pipeline.addAfter(ctx.name(), null, new LimitedAggregator(state));
+      pipeline.addAfter(ctx.name(), null, new AccessGate(state.access, false));
       pipeline.addAfter(ctx.name(), null, ConnectionGuard.RequestProgress.INSTANCE);
       pipeline.addBefore(ctx.name(), null, NotModifiedFraming.INSTANCE);
       pipeline.replace(this, null, new HttpServerKeepAliveHandler());

@@ -68,6 +68,7 @@ public final class HttpListener implements AutoCloseable {
    * @param cors what browsers are told about calls from pages of other origins
    * @param tls the certificate to serve TLS with (h2 and http/1.1 through ALPN), empty for
    *     cleartext (HTTP/1.1, h2c prior knowledge and upgrade)
+   * @param access decides each request on its head ({@link AccessControl#OPEN} lets all in)
    */
   public record Options(
       String host,
@@ -79,9 +80,10 @@ public final class HttpListener implements AutoCloseable {
       ConnectionLimits connectionLimits,
       AllowedHosts allowedHosts,
       CorsPolicy cors,
-      Optional<ServerTls> tls) {
+      Optional<ServerTls> tls,
+      AccessControl access) {
 
-    /** Options for a cleartext listener. */
+    /** Options for a cleartext listener without access control. */
     public Options(
         String host,
         int port,
@@ -102,7 +104,8 @@ public final class HttpListener implements AutoCloseable {
           connectionLimits,
           allowedHosts,
           cors,
-          Optional.empty());
+          Optional.empty(),
+          AccessControl.OPEN);
     }
 
     public Options {
@@ -112,6 +115,7 @@ public final class HttpListener implements AutoCloseable {
       Objects.requireNonNull(allowedHosts, "allowedHosts");
       Objects.requireNonNull(cors, "cors");
       Objects.requireNonNull(tls, "tls");
+      Objects.requireNonNull(access, "access");
       commonHeaders = Map.copyOf(commonHeaders);
       if (port < 0 || port > 65535 || ioThreads < 1 || backlog < 1) {
         throw new IllegalArgumentException(
@@ -143,7 +147,8 @@ public final class HttpListener implements AutoCloseable {
             options.connectionLimits(),
             options.allowedHosts(),
             options.cors(),
-            options.tls());
+            options.tls(),
+            options.access());
     try {
       serverChannel =
           new ServerBootstrap()

@@ -21,6 +21,7 @@ final class ListenerState {
   final AllowedHosts allowedHosts;
   final CorsPolicy cors;
   final Optional<ServerTls> tls;
+  final AccessControl access;
   final ConnectionBudget connections;
   final InFlight inFlight = new InFlight();
 
@@ -37,7 +38,8 @@ final class ListenerState {
       ConnectionLimits connectionLimits,
       AllowedHosts allowedHosts,
       CorsPolicy cors,
-      Optional<ServerTls> tls) {
+      Optional<ServerTls> tls,
+      AccessControl access) {
     this.handler = handler;
     this.handlerExecutor = handlerExecutor;
     this.limits = limits;
@@ -46,6 +48,7 @@ final class ListenerState {
     this.allowedHosts = allowedHosts;
     this.cors = cors;
     this.tls = tls;
+    this.access = access;
     this.connections = new ConnectionBudget(connectionLimits.maxConnections());
   }
 

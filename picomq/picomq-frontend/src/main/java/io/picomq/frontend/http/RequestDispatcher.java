@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Before a request reaches the handler: a malformed or oversized one is answered here, so is one
  * whose {@code Host} (HTTP/2: {@code :authority}, which the codec turns into {@code Host}) the
- * listener does not answer for ({@code 421}, {@link AllowedHosts}), a CORS preflight, and a write
- * sent by a page of a foreign origin ({@code 403}, {@link CorsPolicy}).
+ * listener does not answer for ({@code 421}, {@link AllowedHosts}), one access control refused on
+ * its head ({@code 401}/{@code 403}, {@link AccessGate}), a CORS preflight, and a write sent by a
+ * page of a foreign origin ({@code 403}, {@link CorsPolicy}).
  *
  * <p>One instance per HTTP/1.1 connection or per HTTP/2 stream. On HTTP/1.1 it answers requests in
  * arrival order: a pipelined request waits until the response before it has been written.
@@ -83,6 +84,9 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     Rejection rejection;
     try {
       rejection = check(request);
+      if (rejection == null && request instanceof AccessGate.RefusedRequest refused) {
+        rejection = Rejection.of(refused);
+      }
       QueryStringDecoder uri = new QueryStringDecoder(rejection == null ? request.uri() : "/");
       String path = uri.path();
       Map<String, List<String>> query = uri.parameters();
@@ -114,7 +118,8 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
       if (rejection.close) {
         exchange.closeConnectionAfterResponse();
       }
-      exchange.respondError(rejection.status, rejection.error, rejection.message);
+      exchange.respondError(
+          rejection.status, rejection.headers(), rejection.error, rejection.message);
       return;
     }
     if (CorsPolicy.isPreflight(exchange.method(), exchange.headers())) {
@@ -236,5 +241,24 @@ final class RequestDispatcher extends ChannelInboundHandlerAdapter {
    *     or its rest may still be on its way)
    */
   private record Rejection(
-      HttpResponseStatus status, String error, String message, boolean close) {}
+      HttpResponseStatus status, String error, String message, boolean close, HttpHeaders headers) {
+
+    Rejection(HttpResponseStatus status, String error, String message, boolean close) {
+      this(status, error, message, close, new DefaultHttpHeaders());
+    }
+
+    /** Access control's answer: a 401 carries the challenge. */
+    static Rejection of(AccessGate.RefusedRequest refused) {
+      HttpHeaders headers = new DefaultHttpHeaders();
+      if (refused.refusal.status().equals(HttpResponseStatus.UNAUTHORIZED)) {
+        headers.set(HttpHeaderNames.WWW_AUTHENTICATE, AccessRefusal.CHALLENGE);
+      }
+      return new Rejection(
+          refused.refusal.status(),
+          refused.refusal.error(),
+          refused.refusal.message(),
+          refused.closeAfter,
+          headers);
+    }
+  }
 }

@@ -47,7 +47,7 @@ public final class PicoHandler implements RequestHandler {
 
   /** Request headers a page of an allowed origin may send (answered in CORS preflights). */
   private static final String ALLOWED_REQUEST_HEADERS =
-      "Content-Type, If-None-Match, Last-Event-ID, "
+      "Content-Type, Authorization, If-None-Match, Last-Event-ID, "
           + String.join(
               ", ",
               PicoHeaders.PRODUCER_ID,

@@ -78,7 +78,8 @@ class TlsListenerTest {
                 ConnectionLimits.DEFAULT,
                 AllowedHosts.forListener("127.0.0.1", List.of()),
                 CorsPolicy.none("--cors-origins"),
-                Optional.of(tls)),
+                Optional.of(tls),
+                AccessControl.OPEN),
             TlsListenerTest::describe);
     return URI.create("https://127.0.0.1:" + listener.address().getPort());
   }
