@@ -107,10 +107,8 @@ final class HttpAdminClient implements AdminClient {
     if (id.isEmpty() || id.contains("/")) {
       throw new IllegalArgumentException("a token id is not empty and has no '/': '" + id + "'");
     }
-    HttpCall call =
-        HttpCall.of(
-            "DELETE", endpoints.path("/admin/tokens/" + Endpoints.encodePath(id)), requestTimeout);
-    HttpResponse<byte[]> response = transport.send(call);
+    HttpResponse<byte[]> response =
+        transport.send(delete("/admin/tokens/" + Endpoints.encodePath(id)));
     if (response.statusCode() == 404) {
       // Whatever code the server names it with: here a 404 is about the token, not a stream.
       PicoException answer =
@@ -138,7 +136,7 @@ final class HttpAdminClient implements AdminClient {
 
   @Override
   public void clearAnonymousScope() {
-    json(HttpCall.of("DELETE", endpoints.path("/admin/anonymous"), requestTimeout));
+    json(delete("/admin/anonymous"));
   }
 
   private JsonNode get(String path) {
@@ -147,6 +145,12 @@ final class HttpAdminClient implements AdminClient {
 
   private JsonNode post(String path, JsonNode body) {
     return json(withJson(HttpCall.of("POST", endpoints.path(path), requestTimeout), body));
+  }
+
+  /** The admin listener takes writes as JSON only, bodiless deletes included (see its docs). */
+  private HttpCall delete(String path) {
+    return HttpCall.of("DELETE", endpoints.path(path), requestTimeout)
+        .withHeaders(Map.of("Content-Type", "application/json"));
   }
 
   private static HttpCall withJson(HttpCall call, JsonNode body) {
