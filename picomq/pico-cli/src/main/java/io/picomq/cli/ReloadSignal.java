@@ -1,6 +1,7 @@
 package io.picomq.cli;
 
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * SIGHUP for {@code pico serve}: reads the TLS files again, as operators expect of a server whose
@@ -14,8 +15,11 @@ import sun.misc.Signal;
 final class ReloadSignal {
   private ReloadSignal() {}
 
-  /** From now on SIGHUP runs {@code reload} (instead of ending the process). */
-  static void install(Runnable reload) {
-    Signal.handle(new Signal("HUP"), signal -> reload.run());
+  /**
+   * From now on SIGHUP runs {@code reload} (instead of ending the process); false when the process
+   * was started with SIGHUP ignored (by {@code nohup}, say), which the JVM then keeps ignoring.
+   */
+  static boolean install(Runnable reload) {
+    return Signal.handle(new Signal("HUP"), signal -> reload.run()) != SignalHandler.SIG_IGN;
   }
 }

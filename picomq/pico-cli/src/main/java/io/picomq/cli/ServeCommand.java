@@ -353,14 +353,20 @@ final class ServeCommand implements Callable<Integer> {
         supervisor.node().metadataDescription(),
         config.storage());
     // Always taken: a reload (systemctl reload) must never stop a node, with TLS or without.
-    ReloadSignal.install(
-        () -> {
-          if (config.tls().isPresent()) {
-            supervisor.node().reloadTls();
-          } else {
-            System.err.println("pico: SIGHUP: no --tls-cert to read again; nothing to reload");
-          }
-        });
+    boolean reloadable =
+        ReloadSignal.install(
+            () -> {
+              if (config.tls().isPresent()) {
+                supervisor.node().reloadTls();
+              } else {
+                System.err.println("pico: SIGHUP: no --tls-cert to read again; nothing to reload");
+              }
+            });
+    if (!reloadable && config.tls().isPresent()) {
+      System.err.println(
+          "pico: SIGHUP is ignored in this process (started by nohup?): the TLS files are read"
+              + " again only at a restart");
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

@@ -24,6 +24,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,7 +43,15 @@ class TlsTest {
     List<String> args = new ArrayList<>(List.of("--tls-cert", cert.toString()));
     args.addAll(List.of("--tls-key", key.toString()));
     args.addAll(List.of(more));
-    return ServerProcess.startWith(dir.resolve("server"), List.of(), args);
+    // A SIGHUP ignored by whatever started the build (nohup, some CI runners) stays ignored in
+    // every child, and the JVM then takes no handler for it: the node gets it back at default.
+    return ServerProcess.startWrapped(
+        dir.resolve("server"),
+        Map.of(),
+        List.of("env", "--default-signal=HUP"),
+        "127.0.0.1",
+        List.of(),
+        args);
   }
 
   @Test
