@@ -12,9 +12,9 @@ import io.picomq.cli.client.ReadCommand;
 import io.picomq.cli.client.TailCommand;
 import io.picomq.cli.client.TrimCommand;
 import io.picomq.cli.config.ConfigCommand;
-import io.picomq.cli.config.Credentials;
 import io.picomq.cli.config.Setting;
 import io.picomq.cli.config.Settings;
+import io.picomq.cli.config.TokenSources;
 import io.picomq.client.BearerToken;
 import java.io.IOException;
 import java.io.InputStream;
@@ -148,7 +148,7 @@ public final class Pico implements Runnable {
    * PICO_TOKEN} or {@code PICO_TOKEN_FILE}, else the profile's; empty for none.
    */
   public Optional<BearerToken> token() {
-    return Credentials.token(settings(), flag("--token"), flag("--token-file"));
+    return TokenSources.token(settings(), flag("--token"), flag("--token-file"));
   }
 
   /**

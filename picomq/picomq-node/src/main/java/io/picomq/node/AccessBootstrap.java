@@ -1,6 +1,6 @@
 package io.picomq.node;
 
-import io.picomq.frontend.access.BearerToken;
+import io.picomq.frontend.access.PresentedToken;
 import io.picomq.frontend.access.Scope;
 import io.picomq.frontend.access.SecretDigest;
 import io.picomq.meta.apply.Result;
@@ -72,7 +72,7 @@ final class AccessBootstrap {
    */
   static void ensure(MetadataPlane plane, AccessTokens tokens, AccessSettings access, Clock clock)
       throws Exception {
-    Optional<BearerToken> root = access.root();
+    Optional<PresentedToken> root = access.root();
     if (root.isEmpty()) {
       tokens.startReporting(plane.state());
       if (tokens.snapshot().tokens().isEmpty()) {
@@ -83,7 +83,7 @@ final class AccessBootstrap {
       }
       return;
     }
-    BearerToken token = root.get();
+    PresentedToken token = root.get();
     String key = AccessTokens.tokenKey(token.id());
     StoredToken stored =
         new StoredToken(

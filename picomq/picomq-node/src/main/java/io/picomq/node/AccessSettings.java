@@ -1,6 +1,6 @@
 package io.picomq.node;
 
-import io.picomq.frontend.access.BearerToken;
+import io.picomq.frontend.access.PresentedToken;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,7 +20,7 @@ public record AccessSettings(boolean enabled, Optional<Secret> rootToken, boolea
 
   public AccessSettings {
     Objects.requireNonNull(rootToken, "rootToken");
-    if (rootToken.isPresent() && BearerToken.parse(rootToken.get().reveal()).isEmpty()) {
+    if (rootToken.isPresent() && PresentedToken.parse(rootToken.get().reveal()).isEmpty()) {
       throw new IllegalArgumentException(
           "the root token (--root-token-file or PICO_ROOT_TOKEN) is not a token:"
               + " expected BASE64URL(9-byte id).BASE64URL(32-byte secret), no padding");
@@ -28,7 +28,7 @@ public record AccessSettings(boolean enabled, Optional<Secret> rootToken, boolea
   }
 
   /** The root token, parsed. */
-  Optional<BearerToken> root() {
-    return rootToken.map(secret -> BearerToken.parse(secret.reveal()).orElseThrow());
+  Optional<PresentedToken> root() {
+    return rootToken.map(secret -> PresentedToken.parse(secret.reveal()).orElseThrow());
   }
 }

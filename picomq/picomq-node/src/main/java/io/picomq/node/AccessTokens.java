@@ -2,9 +2,9 @@ package io.picomq.node;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.picomq.frontend.access.Authentication;
-import io.picomq.frontend.access.BearerToken;
 import io.picomq.frontend.access.Credentials;
 import io.picomq.frontend.access.InvalidScope;
+import io.picomq.frontend.access.PresentedToken;
 import io.picomq.frontend.access.Scope;
 import io.picomq.frontend.access.ScopeJson;
 import io.picomq.frontend.access.SecretDigest;
@@ -236,7 +236,7 @@ final class AccessTokens implements Credentials, ViewListener<MetadataState> {
     if (authorization.length() < 7 || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return new Authentication.Refused("the Authorization header is not 'Bearer <token>'");
     }
-    Optional<BearerToken> token = BearerToken.parse(authorization.substring(7).strip());
+    Optional<PresentedToken> token = PresentedToken.parse(authorization.substring(7).strip());
     if (token.isEmpty()) {
       return new Authentication.Refused(
           "the bearer token is malformed: expected <id>.<secret>, base64url without padding");

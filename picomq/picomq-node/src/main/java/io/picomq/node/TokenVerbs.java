@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.picomq.frontend.access.Authentication;
-import io.picomq.frontend.access.BearerToken;
 import io.picomq.frontend.access.InvalidScope;
+import io.picomq.frontend.access.PresentedToken;
 import io.picomq.frontend.access.Scope;
 import io.picomq.frontend.access.ScopeJson;
 import io.picomq.frontend.http.Exchange;
@@ -139,7 +139,7 @@ final class TokenVerbs {
     } catch (Refusal refusal) {
       return refusal.answer;
     }
-    BearerToken token = BearerToken.generate(random);
+    PresentedToken token = PresentedToken.generate(random);
     StoredToken stored =
         new StoredToken(
             token.id(),

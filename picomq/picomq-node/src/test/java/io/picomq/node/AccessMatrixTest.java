@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.picomq.frontend.ListenerProtocol;
 import io.picomq.frontend.access.Audience;
-import io.picomq.frontend.access.BearerToken;
+import io.picomq.frontend.access.PresentedToken;
 import io.picomq.frontend.access.Verb;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -51,7 +51,7 @@ class AccessMatrixTest {
   @TempDir Path dir;
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-  private final String root = BearerToken.generate(new SecureRandom()).reveal();
+  private final String root = PresentedToken.generate(new SecureRandom()).reveal();
   private Node node;
   private String data;
   private String admin;

@@ -3,7 +3,7 @@ package io.picomq.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.picomq.frontend.ListenerProtocol;
-import io.picomq.frontend.access.BearerToken;
+import io.picomq.frontend.access.PresentedToken;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -31,7 +31,7 @@ class AuthorizationFuzzTest {
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ ";
 
   @TempDir Path dir;
-  private final String root = BearerToken.generate(new SecureRandom()).reveal();
+  private final String root = PresentedToken.generate(new SecureRandom()).reveal();
   private Node node;
 
   @BeforeEach

@@ -1,5 +1,5 @@
 /**
- * Access control (brief section 5.2): opaque bearer tokens ({@link BearerToken}) whose scope
+ * Access control (brief section 5.2): opaque bearer tokens ({@link PresentedToken}) whose scope
  * ({@link Scope}: stream matchers, operations, audiences, expiry) says what a request may do; the
  * verb each request of either protocol needs ({@link PicoAccess}, {@link DsAccess}); and the check
  * that puts them together on the request head, before routing and before any body is read ({@link

@@ -16,8 +16,8 @@ import java.util.Optional;
  * none when no level has either. A token file holds the token on its first line; surrounding
  * whitespace (the newline {@code echo} adds) is ignored.
  */
-public final class Credentials {
-  private Credentials() {}
+public final class TokenSources {
+  private TokenSources() {}
 
   /**
    * @param tokenFlag the value of {@code --token}, or null

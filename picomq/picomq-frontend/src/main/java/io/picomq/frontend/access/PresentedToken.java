@@ -11,7 +11,7 @@ import java.util.random.RandomGenerator;
  *
  * <p>{@link #toString} shows the id only, so a token can be logged.
  */
-public final class BearerToken {
+public final class PresentedToken {
 
   public static final int ID_BYTES = 9;
   public static final int SECRET_BYTES = 32;
@@ -21,25 +21,25 @@ public final class BearerToken {
   private final String id;
   private final byte[] secret;
 
-  private BearerToken(String id, byte[] secret) {
+  private PresentedToken(String id, byte[] secret) {
     this.id = id;
     this.secret = secret;
   }
 
   /** A new token from {@code random} (give it a {@link java.security.SecureRandom}). */
-  public static BearerToken generate(RandomGenerator random) {
+  public static PresentedToken generate(RandomGenerator random) {
     byte[] id = new byte[ID_BYTES];
     byte[] secret = new byte[SECRET_BYTES];
     random.nextBytes(id);
     random.nextBytes(secret);
-    return new BearerToken(ENCODER.encodeToString(id), secret);
+    return new PresentedToken(ENCODER.encodeToString(id), secret);
   }
 
   /**
    * The token {@code text} spells, or empty when it is not exactly {@code <12 chars>.<43 chars>} of
    * the URL-safe alphabet in canonical form (so one token has one spelling).
    */
-  public static Optional<BearerToken> parse(String text) {
+  public static Optional<PresentedToken> parse(String text) {
     int dot = text.indexOf('.');
     if (dot < 0 || text.indexOf('.', dot + 1) >= 0) {
       return Optional.empty();
@@ -50,7 +50,7 @@ public final class BearerToken {
     if (idBytes.isEmpty() || secret.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new BearerToken(id, secret.get()));
+    return Optional.of(new PresentedToken(id, secret.get()));
   }
 
   /** Whether {@code id} is a token id's spelling (12 URL-safe characters, canonical). */
