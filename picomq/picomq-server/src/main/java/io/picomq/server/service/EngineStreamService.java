@@ -408,7 +408,7 @@ public final class EngineStreamService implements StreamService {
     if (removal.isPresent()) {
       failures.await(removal.get().exceptionally(ignored -> null)); // free once its delete applied
     }
-    Optional<LiveStream> existing = lookup(name);
+    Optional<LiveStream> existing = loaded.unknown(name) ? Optional.empty() : lookup(name);
     if (existing.isPresent()) {
       return creator.repeatedCreate(existing.get(), request);
     }

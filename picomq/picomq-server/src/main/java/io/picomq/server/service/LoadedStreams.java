@@ -118,6 +118,19 @@ final class LoadedStreams {
   }
 
   /**
+   * Whether this node knows nothing of the name: no instance published or loading, no entry in the
+   * view at hand. A create may then propose at once, without the catch-up a load of a missing name
+   * makes (a database round trip): the log's put-if-absent decides, and a create that loses to one
+   * made elsewhere answers as a repeated create of the winner.
+   */
+  boolean unknown(String name) {
+    return !live.containsKey(name)
+        && !loading.containsKey(name)
+        && !settling.containsKey(name)
+        && plane.state().kvValue(Registry.key(name)).isEmpty();
+  }
+
+  /**
    * The name's instance, loaded from the registry on first use; empty when the name has no entry or
    * is being removed. Blocks while this or another caller loads the name.
    *
