@@ -30,7 +30,11 @@ function request()
     {["Content-Type"] = "application/octet-stream"}, "")
 end
 LUA
-  echo "bench-compare: $name: wrk creates at 64 connections for $duration" >&2
+  # Warmed up as the append workloads are (pico bench --warmup), the same for every server: the
+  # JVM's first seconds are spent compiling, which a long-running server pays once.
+  echo "bench-compare: $name: wrk creates at 64 connections, $warmup warm-up, then $duration" >&2
+  RUN="$name-warmup" wrk -t4 -c64 -d"$warmup" -s "$work/create.lua" "http://127.0.0.1:$port" \
+    >/dev/null 2>&1 || true
   RUN="$name" wrk -t4 -c64 -d"$duration" --latency -s "$work/create.lua" \
     "http://127.0.0.1:$port" >"$work/$name.wrk" 2>&1 \
     || echo "bench-compare: $name: wrk exited with $?" >&2
@@ -125,7 +129,7 @@ workload_row() {
 
 print_workloads() {
   echo
-  echo "workloads: ds protocol, $record_size records; appends write-only with pico bench ($warmup warm-up + $duration), creates with wrk at 64 connections ($duration); picomq on file:// with SQLite (and Postgres for creates), reference @durable-streams/server $ds_server_version; $(nproc) cores, load average $load_before before, $load_after after"
+  echo "workloads: ds protocol, $record_size records; appends write-only with pico bench ($warmup warm-up + $duration), creates with wrk at 64 connections ($warmup warm-up + $duration); picomq on file:// with SQLite (and Postgres for creates), reference @durable-streams/server $ds_server_version; $(nproc) cores, load average $load_before before, $load_after after"
   echo
   echo "| workload | server | ops/s | p50 ms | p99 ms | problems |"
   echo "| --- | --- | ---: | ---: | ---: | ---: |"

@@ -14,7 +14,10 @@ import java.util.concurrent.ThreadFactory;
  * @param maxRowBytes the flusher closes a row before it grows past this many bytes of commands (a
  *     single larger command still gets a row of its own)
  * @param snapshotEveryRows a node writes a snapshot after applying each row whose index is a
- *     multiple of this
+ *     multiple of this, unless the state is large (next)
+ * @param snapshotBytesPerInterval the snapshot size one interval pays for: after a snapshot n times
+ *     this size, the next waits n intervals, so snapshots cost the same per row however large the
+ *     state grows
  * @param pollInterval how long an idle tailer waits before reading the table again (a local
  *     proposal wakes it at once, and on Postgres so does another node's row)
  * @param readBatchRows the most rows the tailer reads per query
@@ -31,6 +34,7 @@ public record LogOptions(
     int maxCommandsPerRow,
     int maxRowBytes,
     long snapshotEveryRows,
+    long snapshotBytesPerInterval,
     Duration pollInterval,
     int readBatchRows,
     int maxPendingProposals,
@@ -45,6 +49,7 @@ public record LogOptions(
     requireRange("maxCommandsPerRow", maxCommandsPerRow, 1, RowCodec.MAX_COMMANDS);
     requireRange("maxRowBytes", maxRowBytes, 1, Integer.MAX_VALUE);
     requireRange("snapshotEveryRows", snapshotEveryRows, 2, Long.MAX_VALUE);
+    requireRange("snapshotBytesPerInterval", snapshotBytesPerInterval, 1, Long.MAX_VALUE);
     requireRange("readBatchRows", readBatchRows, 1, 100_000);
     requireRange("maxPendingProposals", maxPendingProposals, 1, Integer.MAX_VALUE);
     requirePositive("pollInterval", pollInterval);
@@ -64,9 +69,9 @@ public record LogOptions(
   }
 
   /**
-   * The defaults: 256 commands or 1 MiB per row, a snapshot every 1024 rows, a 10 ms poll, 64 rows
-   * per read, 65,536 waiting proposals, back off up to 1 s, platform daemon threads, and proposal
-   * futures completed on virtual threads.
+   * The defaults: 256 commands or 1 MiB per row, a snapshot every 1024 rows for each MiB it holds
+   * (at least one), a 10 ms poll, 64 rows per read, 65,536 waiting proposals, back off up to 1 s,
+   * platform daemon threads, and proposal futures completed on virtual threads.
    */
   public static LogOptions defaults() {
     return builder().build();
@@ -83,6 +88,7 @@ public record LogOptions(
     builder.maxCommandsPerRow = maxCommandsPerRow;
     builder.maxRowBytes = maxRowBytes;
     builder.snapshotEveryRows = snapshotEveryRows;
+    builder.snapshotBytesPerInterval = snapshotBytesPerInterval;
     builder.pollInterval = pollInterval;
     builder.readBatchRows = readBatchRows;
     builder.maxPendingProposals = maxPendingProposals;
@@ -98,6 +104,7 @@ public record LogOptions(
     private int maxCommandsPerRow = 256;
     private int maxRowBytes = 1 << 20;
     private long snapshotEveryRows = 1024;
+    private long snapshotBytesPerInterval = 1 << 20;
     private Duration pollInterval = Duration.ofMillis(10);
     private int readBatchRows = 64;
     private int maxPendingProposals = 65_536;
@@ -135,6 +142,12 @@ public record LogOptions(
     public Builder snapshotEveryRows(long snapshotEveryRows) {
       once("snapshotEveryRows");
       this.snapshotEveryRows = snapshotEveryRows;
+      return this;
+    }
+
+    public Builder snapshotBytesPerInterval(long snapshotBytesPerInterval) {
+      once("snapshotBytesPerInterval");
+      this.snapshotBytesPerInterval = snapshotBytesPerInterval;
       return this;
     }
 
@@ -180,6 +193,7 @@ public record LogOptions(
           maxCommandsPerRow,
           maxRowBytes,
           snapshotEveryRows,
+          snapshotBytesPerInterval,
           pollInterval,
           readBatchRows,
           maxPendingProposals,

@@ -18,7 +18,7 @@ import java.util.Optional;
 final class SnapshotTable {
   private final SqlBackend backend;
   private final String readSql;
-  private final String indexSql;
+  private final String storedSql;
   private final String upsertSql;
   private final String truncateSql;
 
@@ -26,7 +26,7 @@ final class SnapshotTable {
     this.backend = backend;
     String snapshot = backend.tables().snapshot();
     this.readSql = "SELECT idx, payload FROM " + snapshot + " WHERE id = 1";
-    this.indexSql = "SELECT COALESCE(MAX(idx), 0) FROM " + snapshot;
+    this.storedSql = "SELECT idx, length(payload) FROM " + snapshot + " WHERE id = 1";
     this.upsertSql =
         "INSERT INTO "
             + snapshot
@@ -50,14 +50,18 @@ final class SnapshotTable {
         });
   }
 
-  /** The index of the stored snapshot, or 0 if there is none. Cheaper than {@link #read()}. */
-  long index() throws SQLException {
+  /** Where the stored snapshot ends and how large it is: cheaper than {@link #read()}. */
+  record Stored(long index, long bytes) {
+    static final Stored NONE = new Stored(0, 0);
+  }
+
+  /** The stored snapshot's index and size, or {@link Stored#NONE} if there is none. */
+  Stored stored() throws SQLException {
     return backend.withConnection(
         connection -> {
-          try (PreparedStatement select = connection.prepareStatement(indexSql);
+          try (PreparedStatement select = connection.prepareStatement(storedSql);
               ResultSet rows = select.executeQuery()) {
-            rows.next();
-            return rows.getLong(1);
+            return rows.next() ? new Stored(rows.getLong(1), rows.getLong(2)) : Stored.NONE;
           }
         });
   }

@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  *       writer or not, runs one; each proposal completes with its command's result only after this
  *       node's tailer applied the row.
  *   <li>Readers call {@link #view()}: an atomic load, never SQL.
- *   <li>Every {@link LogOptions#snapshotEveryRows()} rows the encoded state goes to the single
- *       snapshot row and the log is truncated below it. A tailer that needs a truncated row
- *       reinstalls from the snapshot.
+ *   <li>Every {@link LogOptions#snapshotEveryRows()} rows (more for a large state, see {@link
+ *       LogOptions#snapshotBytesPerInterval()}) the encoded state goes to the single snapshot row
+ *       and the log is truncated below it. A tailer that needs a truncated row reinstalls from the
+ *       snapshot.
  *   <li>A row that cannot be decoded or applied stops the sink: waiting proposals and every later
  *       one fail with {@link LogStoppedException}, and the view stays at the last good row.
  * </ul>
@@ -93,8 +94,7 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
     this.pending = new PendingBatches<>(options.completionExecutor());
 
     SnapshotTable snapshots = new SnapshotTable(backend);
-    this.snapshotWriter =
-        new SnapshotWriter<>(machine, snapshots, options.threadFactory(), options.name());
+    this.snapshotWriter = new SnapshotWriter<>(machine, snapshots, options);
     // Random, so that rows a previous incarnation of this node wrote are never mistaken for ours.
     long writerId = UUID.randomUUID().getMostSignificantBits();
     LogTable table = new LogTable(backend, writerId);
