@@ -40,6 +40,39 @@ LUA
     || echo "bench-compare: $name: wrk exited with $?" >&2
 }
 
+# workload_wrk_append NAME PORT THREADS CONNECTIONS STREAMS: wrk POSTs one record per request, each
+# wrk thread to one stream (thread i to stream i mod STREAMS), after a warm-up; report in
+# $work/NAME.wrk. The same method as the issue's own figures, with less client cost per request
+# than pico bench (a Java client on the same cores).
+workload_wrk_append() {
+  local name="$1" port="$2" threads="$3" connections="$4" streams="$5" i bytes
+  bytes="$(awk -v q="$record_size" 'BEGIN {
+    n = q + 0; if (q ~ /KiB$/) n *= 1024; else if (q ~ /MiB$/) n *= 1048576; print n }')"
+  for ((i = 0; i < streams; i++)); do
+    curl -sf -o /dev/null -X PUT -H 'Content-Type: application/octet-stream' \
+      "http://127.0.0.1:$port/v1/stream/wrk-$name-$i" \
+      || echo "bench-compare: $name: creating stream $i failed" >&2
+  done
+  cat >"$work/$name.lua" <<LUA
+-- Appends a record of $bytes bytes per request; wrk thread i writes to stream i mod $streams.
+local counter = 0
+function setup(thread) thread:set("id", counter); counter = counter + 1 end
+function init(args)
+  body = string.rep("x", $bytes)
+  path = "/v1/stream/wrk-$name-" .. (id % $streams)
+end
+function request()
+  return wrk.format("POST", path, {["Content-Type"] = "application/octet-stream"}, body)
+end
+LUA
+  echo "bench-compare: $name: wrk appends, $connections connections on $streams streams, $warmup warm-up, then $duration" >&2
+  wrk -t"$threads" -c"$connections" -d"$warmup" -s "$work/$name.lua" "http://127.0.0.1:$port" \
+    >/dev/null 2>&1 || true
+  wrk -t"$threads" -c"$connections" -d"$duration" --latency -s "$work/$name.lua" \
+    "http://127.0.0.1:$port" >"$work/$name.wrk" 2>&1 \
+    || echo "bench-compare: $name: wrk exited with $?" >&2
+}
+
 # run_workloads SERVER PORT [creates-only]
 run_workloads() {
   local server="$1" port="$2" only_creates="${3:-}"
@@ -48,6 +81,10 @@ run_workloads() {
     if wants_workload w64s1; then workload_bench "$server-w64s1" "$port" 64 1; fi
     if wants_workload w64s8; then workload_bench "$server-w64s8" "$port" 64 8; fi
     if wants_workload w256s8; then workload_bench "$server-w256s8" "$port" 256 8; fi
+    if wants_workload wrk1; then workload_wrk_append "$server-wrk1" "$port" 1 1 1; fi
+    if wants_workload wrk64s1; then workload_wrk_append "$server-wrk64s1" "$port" 8 64 1; fi
+    if wants_workload wrk64s8; then workload_wrk_append "$server-wrk64s8" "$port" 8 64 8; fi
+    if wants_workload wrk256s8; then workload_wrk_append "$server-wrk256s8" "$port" 8 256 8; fi
   fi
   if wants_workload create64; then workload_create "$server-create64" "$port"; fi
 }
@@ -75,8 +112,8 @@ start_server() {
 }
 
 run_all_workloads() {
-  if wants_workload create64 && ! command -v wrk >/dev/null; then
-    echo "bench-compare: the create64 workload needs wrk (apt-get install wrk)" >&2
+  if [[ ",$workloads," =~ ,(create64|wrk[0-9s]+), ]] && ! command -v wrk >/dev/null; then
+    echo "bench-compare: the create64 and wrk workloads need wrk (apt-get install wrk)" >&2
     exit 1
   fi
   start_server sqlite "$work/wl-sqlite"
@@ -100,7 +137,7 @@ run_all_workloads() {
 workload_row() {
   local label="$1" server="$2" name="$3" file
   case "$name" in
-    *create64)
+    *create64|*-wrk*)
       file="$work/$name.wrk"
       [ -s "$file" ] || { printf '| %s | %s | failed | - | - | - |\n' "$label" "$server"; return 0; }
       awk -v label="$label" -v server="$server" '
@@ -129,18 +166,22 @@ workload_row() {
 
 print_workloads() {
   echo
-  echo "workloads: ds protocol, $record_size records; appends write-only with pico bench ($warmup warm-up + $duration), creates with wrk at 64 connections ($warmup warm-up + $duration); picomq on file:// with SQLite (and Postgres for creates), reference @durable-streams/server $ds_server_version; $(nproc) cores, load average $load_before before, $load_after after"
+  echo "workloads: ds protocol, $record_size records; appends write-only with pico bench or wrk ($warmup warm-up + $duration), creates with wrk at 64 connections ($warmup warm-up + $duration); picomq on file:// with SQLite (and Postgres for creates), reference @durable-streams/server $ds_server_version; $(nproc) cores, load average $load_before before, $load_after after"
   echo
   echo "| workload | server | ops/s | p50 ms | p99 ms | problems |"
   echo "| --- | --- | ---: | ---: | ---: | ---: |"
   local w label
-  for w in w1 w64s1 w64s8 w256s8 create64; do
+  for w in w1 w64s1 w64s8 w256s8 wrk1 wrk64s1 wrk64s8 wrk256s8 create64; do
     wants_workload "$w" || continue
     case "$w" in
       w1) label="1 writer, 1 stream" ;;
       w64s1) label="64 writers, 1 stream" ;;
       w64s8) label="64 writers, 8 streams" ;;
       w256s8) label="256 writers, 8 streams" ;;
+      wrk1) label="wrk: 1 connection, 1 stream" ;;
+      wrk64s1) label="wrk: 64 connections, 1 stream" ;;
+      wrk64s8) label="wrk: 64 connections, 8 streams" ;;
+      wrk256s8) label="wrk: 256 connections, 8 streams" ;;
       create64) label="creates, 64 connections" ;;
     esac
     workload_row "$label" "picomq, SQLite" "ours-sqlite-$w"

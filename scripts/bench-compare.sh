@@ -17,8 +17,10 @@
 #          [--workloads LIST] [--pg-url URL] [-- MORE_BENCH_FLAGS]
 #   --only takes a comma list of: pico-file,ds-file,pico-s3,ds-s3,reference,workloads
 #   --workloads (with "workloads" in --only) takes a comma list of: w1 (1 writer), w64s1 (64
-#     writers, 1 stream), w64s8 (64 writers, 8 streams), w256s8 (256 writers, 8 streams),
-#     create64 (stream creation at 64 connections; needs wrk). Each runs against picomq (ds,
+#     writers, 1 stream), w64s8 (64 writers, 8 streams), w256s8 (256 writers, 8 streams), the
+#     same four driven by wrk instead of pico bench (wrk1, wrk64s1, wrk64s8, wrk256s8: one record
+#     per request, each wrk thread on one stream), create64 (stream creation at 64 connections).
+#     wrk workloads need wrk. Each runs against picomq (ds,
 #     SQLite, file://) and the reference; create64 also against picomq on Postgres with --pg-url
 #     (postgres://user@host:port/db: a fresh database is created beside db and dropped after;
 #     needs psql). See scripts/bench-compare-workloads.sh.
@@ -33,7 +35,7 @@ writers=64
 record_size=1KiB
 records_per_append=1
 only="pico-file,ds-file,pico-s3,ds-s3,reference"
-workloads="w1,w64s1,w64s8,w256s8,create64"
+workloads="w1,w64s1,w64s8,w256s8,wrk1,wrk64s1,wrk64s8,wrk256s8,create64"
 pg_url=""
 keep=0
 extra=()

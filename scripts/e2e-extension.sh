@@ -251,13 +251,14 @@ ok "a streaming standby runs no node"
 as_postgres "$pgbin/pg_ctl" -D "$primary" -m fast -w stop >/dev/null
 as_postgres "$pgbin/pg_ctl" -D "$standby" -w promote >/dev/null
 # This standby is asynchronous, so the Postgres WAL refuses the new timeline until an operator
-# who checked records it, as its error says (an UPDATE of the node's row). Whether the node sees
-# the new timeline at its first start depends on the checkpoint after the promotion (the probe
-# reads pg_control_checkpoint()), so either the node starts at once or it refuses until then.
+# who checked records it, as its error says (an UPDATE of the node's row). The node reads the
+# timeline new WAL goes to, which is the new one from the moment of the promotion: it must refuse
+# before it serves anything.
 promoted_node_up() {
   local deadline=$((SECONDS + 120)) timeline
   while [ "$SECONDS" -lt "$deadline" ]; do
-    curl -sf -o /dev/null "http://127.0.0.1:$standby_admin_port/ready" && return 0
+    curl -sf -o /dev/null "http://127.0.0.1:$standby_admin_port/ready" \
+      && fail "the node started on a promoted asynchronous standby before its timeline was recorded"
     timeline=$(grep -o 'moved from timeline [0-9]* to [0-9]* (a promoted standby) without a synchronous standby' \
       "$current_log" | head -1 | awk '{print $6}')
     if [ -n "$timeline" ]; then

@@ -45,10 +45,31 @@ interface ServerProbe {
         fsync = "on".equalsIgnoreCase(row.getString(2));
         standbys = row.getString(3) == null ? "" : row.getString(3);
       }
-      return new ServerSettings(inRecovery, fsync, standbys, timeline(connection));
+      return new ServerSettings(
+          inRecovery,
+          fsync,
+          standbys,
+          inRecovery
+              ? checkpointTimeline(connection)
+              : OptionalLong.of(insertTimeline(connection)));
     }
 
-    private static OptionalLong timeline(Connection connection) throws SQLException {
+    /**
+     * The timeline new WAL is written on: the first 8 hex digits of the current WAL file's name. It
+     * changes the moment a standby is promoted, where the last checkpoint's timeline changes only
+     * at the checkpoint after the promotion, so reading that one let a node start on a promoted
+     * standby unnoticed for a while. Any user may call these two functions.
+     */
+    static long insertTimeline(Connection connection) throws SQLException {
+      try (Statement query = connection.createStatement();
+          ResultSet row = query.executeQuery("SELECT pg_walfile_name(pg_current_wal_lsn())")) {
+        row.next();
+        return Long.parseLong(row.getString(1).substring(0, 8), 16);
+      }
+    }
+
+    /** A server in recovery has no insert timeline; its last checkpoint's is what it knows. */
+    private static OptionalLong checkpointTimeline(Connection connection) throws SQLException {
       try (Statement query = connection.createStatement();
           ResultSet row = query.executeQuery("SELECT timeline_id FROM pg_control_checkpoint()")) {
         row.next();
@@ -58,9 +79,8 @@ interface ServerProbe {
           throw e;
         }
         LOG.warn(
-            "the WAL's database user may not call pg_control_checkpoint(), so a restored backup or"
-                + " a promoted standby goes unnoticed (GRANT EXECUTE ON FUNCTION"
-                + " pg_control_checkpoint() to it, or grant pg_monitor)");
+            "the WAL's database user may not call pg_control_checkpoint() on this server in"
+                + " recovery, so its timeline is unknown (grant pg_monitor to see it)");
         return OptionalLong.empty();
       }
     }

@@ -9,8 +9,8 @@ import java.util.OptionalLong;
  * @param inRecovery {@code pg_is_in_recovery()}: a standby, or a server replaying its log
  * @param fsync the {@code fsync} setting
  * @param synchronousStandbyNames the {@code synchronous_standby_names} setting; blank for none
- * @param timeline the timeline of the last checkpoint ({@code pg_control_checkpoint()}), if the
- *     user may read it
+ * @param timeline the timeline new WAL is written on; in recovery, the last checkpoint's ({@code
+ *     pg_control_checkpoint()}), if the user may read it
  */
 record ServerSettings(
     boolean inRecovery, boolean fsync, String synchronousStandbyNames, OptionalLong timeline) {
