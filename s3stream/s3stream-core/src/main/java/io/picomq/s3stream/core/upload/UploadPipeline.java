@@ -27,16 +27,27 @@ import org.slf4j.LoggerFactory;
  *   <li>wait until every batch of the block is confirmed by the WAL ({@link CacheBlock#confirmed});
  *   <li>write its objects ({@link ObjectUploader}): this runs as soon as the block is confirmed, so
  *       the uploads of several blocks overlap;
- *   <li>commit, but only after the previous block's commit succeeded (a chain of futures is the
- *       sequencer): the metadata plane needs each stream's ranges to continue its committed end;
- *   <li>tell the {@link Listener} (the engine advances streams' committed offsets and lets the log
- *       cache evict the block), then trim the WAL up to the block's last record.
+ *   <li>offer its commit, as soon as the previous block's commit was offered (not completed): the
+ *       metadata plane needs each stream's ranges to continue its committed end, and the metadata
+ *       log applies one process's proposals in the order they were offered, so the commit applies
+ *       right behind the previous one instead of a whole log round trip after it. If that attempt
+ *       fails before the previous commit completed (it may have been refused only because the
+ *       previous one failed and is being retried), it waits for the previous commit and is offered
+ *       again ({@link CommitRetry#commit(CommitStreamSetObjectRequest, CompletableFuture)});
+ *   <li>once the previous block's commit completed (two chains of futures, of offers and of
+ *       completions, are the sequencer): tell the {@link Listener} (the engine advances streams'
+ *       committed offsets and lets the log cache evict the block), then trim the WAL up to the
+ *       block's last record.
  * </ol>
  *
  * <p>A failed write or commit stops the pipeline for good: later blocks would leave a gap, so none
- * of them is committed, and the listener hears {@link Listener#onFailed} once.
+ * of them completes or offers a commit any more, and the listener hears {@link Listener#onFailed}
+ * once. A later commit offered before the failure was known is refused by the plane if it holds a
+ * stream the failed one holds (its ranges do not continue that stream's end); one holding only
+ * other streams may have applied, which leaves no gap in any stream, and WAL recovery skips records
+ * below the committed ends.
  *
- * <p>Threading: {@link #submit} takes a short lock to extend the chain; every step runs on the
+ * <p>Threading: {@link #submit} takes a short lock to extend the chains; every step runs on the
  * given executor, never inside the caller's call.
  */
 public final class UploadPipeline {
@@ -114,19 +125,27 @@ public final class UploadPipeline {
                   (request, error) ->
                       metrics.uploadLatency.record(
                           System.nanoTime() - sealedNanos, TimeUnit.NANOSECONDS));
+      CompletableFuture<Void> previous = tail;
       CompletableFuture<Void> offered = new CompletableFuture<>();
-      CompletableFuture<Void> committed =
-          tail.thenCompose(ignored -> written)
+      CompletableFuture<Void> applied =
+          offeredTail
+              .thenCombine(written, (ignored, request) -> request)
               .thenComposeAsync(
                   request -> {
+                    if (previous.isCompletedExceptionally()) {
+                      return previous; // the pipeline stopped: offer nothing more
+                    }
                     // The commit's first attempt is offered to the metadata plane within this
                     // call; whatever waits for that runs right behind it, on this thread.
-                    CompletableFuture<Void> commit = committer.commit(request);
+                    CompletableFuture<Void> commit = committer.commit(request, previous);
                     offered.complete(null);
                     return commit;
                   },
-                  executor)
-              .thenRunAsync(() -> afterCommit(block), executor);
+                  executor);
+      // Completion stays in block order: a block that applied first waits for the one before it,
+      // and fails with it.
+      CompletableFuture<Void> committed =
+          previous.thenCompose(ignored -> applied).thenRunAsync(() -> afterCommit(block), executor);
       committed.whenComplete(
           (ignored, error) -> {
             if (error != null) {
