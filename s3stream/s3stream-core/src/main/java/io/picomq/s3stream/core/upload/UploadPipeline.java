@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * under its lock):
  *
  * <ol>
- *   <li>wait until every batch of the block is confirmed by the WAL ({@link CacheBlock#confirmed});
- *   <li>write its objects ({@link ObjectUploader}): this runs as soon as the block is confirmed, so
- *       the uploads of several blocks overlap;
+ *   <li>write its objects ({@link ObjectUploader}) at once, so the uploads of several blocks
+ *       overlap, and so does the write with the WAL storing the block's last batches;
+ *   <li>wait until every batch of the block is confirmed by the WAL ({@link CacheBlock#confirmed}):
+ *       a record is committed (readable from objects, trimmed from the WAL) only once durable;
  *   <li>offer its commit, as soon as the previous block's commit was offered (not completed): the
  *       metadata plane needs each stream's ranges to continue its committed end, and the metadata
  *       log applies one process's proposals in the order they were offered, so the commit applies
@@ -109,27 +111,40 @@ public final class UploadPipeline {
         return tail.copy();
       }
       long sealedNanos = System.nanoTime();
+      AtomicLong writtenNanos = new AtomicLong();
+      AtomicLong confirmedNanos = new AtomicLong();
+      // The objects are written at once, while the WAL may still be storing the block's last
+      // batches: only the commit must wait for those (it makes the records readable from objects
+      // and lets the WAL be trimmed). If the WAL fails, the objects are never committed and their
+      // prepared ids expire, as those of any failed upload do.
       CompletableFuture<CommitStreamSetObjectRequest> written =
-          block
-              .confirmed()
-              .thenComposeAsync(
+          CompletableFuture.runAsync(() -> {}, executor)
+              .thenCompose(
                   ignored -> {
-                    if (failed.get()) {
+                    if (failed.get() || block.confirmed().isCompletedExceptionally()) {
                       return CompletableFuture.failedFuture(
-                          new IllegalStateException("the upload pipeline has stopped"));
+                          new IllegalStateException(
+                              "the upload pipeline has stopped, or the WAL failed"));
                     }
                     return uploader.write(block.id(), streamData(block));
-                  },
-                  executor)
+                  })
               .whenComplete(
-                  (request, error) ->
-                      metrics.uploadLatency.record(
-                          System.nanoTime() - sealedNanos, TimeUnit.NANOSECONDS));
+                  (request, error) -> {
+                    writtenNanos.set(System.nanoTime());
+                    metrics.uploadLatency.record(
+                        writtenNanos.get() - sealedNanos, TimeUnit.NANOSECONDS);
+                  });
+      // The WAL's failure, if any, is what the block fails with (a fenced WAL fences the engine).
+      CompletableFuture<CommitStreamSetObjectRequest> uploaded =
+          block
+              .confirmed()
+              .whenComplete((ignored, error) -> confirmedNanos.set(System.nanoTime()))
+              .thenCompose(ignored -> written);
       CompletableFuture<Void> previous = tail;
       CompletableFuture<Void> offered = new CompletableFuture<>();
       CompletableFuture<Void> applied =
           offeredTail
-              .thenCombine(written, (ignored, request) -> request)
+              .thenCombine(uploaded, (ignored, request) -> request)
               .thenComposeAsync(
                   request -> {
                     if (previous.isCompletedExceptionally()) {
@@ -139,6 +154,17 @@ public final class UploadPipeline {
                     // call; whatever waits for that runs right behind it, on this thread.
                     CompletableFuture<Void> commit = committer.commit(request, previous);
                     offered.complete(null);
+                    if (LOG.isDebugEnabled()) {
+                      // Where a forced upload's time goes (a stream's close waits for all of it).
+                      LOG.debug(
+                          "block {} ({} bytes): written after {} ms, confirmed after {} ms, commit"
+                              + " offered after {} ms",
+                          block.id(),
+                          block.sizeBytes(),
+                          (writtenNanos.get() - sealedNanos) / 1_000_000,
+                          (confirmedNanos.get() - sealedNanos) / 1_000_000,
+                          (System.nanoTime() - sealedNanos) / 1_000_000);
+                    }
                     return commit;
                   },
                   executor);

@@ -53,6 +53,7 @@ class UploadPipelineTest {
   private final InMemoryMetadata.Node node = metadata.register(1, 1);
   private final ScriptedCommits objects = new ScriptedCommits(node);
   private final ManualScheduler scheduler = new ManualScheduler();
+  private final MemoryObjectStore store = new MemoryObjectStore();
   private final MemoryWal wal = new MemoryWal(new MemoryWalVolume(), 1);
   private final LogCache cache = new LogCache(1 << 20, 0);
   private final RecordingListener listener = new RecordingListener();
@@ -69,12 +70,7 @@ class UploadPipelineTest {
             UploadSettings.DEFAULT_PREPARED_OBJECT_TTL);
     ObjectUploader uploader =
         new ObjectUploader(
-            new MemoryObjectStore(),
-            objects,
-            settings,
-            UnpooledByteBufAllocator.DEFAULT,
-            metrics,
-            scheduler);
+            store, objects, settings, UnpooledByteBufAllocator.DEFAULT, metrics, scheduler);
     pipeline =
         new UploadPipeline(
             uploader,
@@ -184,8 +180,47 @@ class UploadPipelineTest {
     assertThat(pipeline.commitOffered()).isCompletedExceptionally();
   }
 
-  /** Appends {@code count} one-record batches from {@code base} to the WAL and seals them. */
+  @Test
+  void theObjectsAreWrittenBeforeTheWalConfirmsTheBlockButCommittedOnlyAfter() {
+    CacheBlock block = appended(0, 3);
+    CompletableFuture<Void> committed = pipeline.submit(block);
+    assertThat(store.list("").join()).as("the object is written at once").hasSize(1);
+    assertThat(objects.calls).as("no commit before the WAL confirmed the block").isEmpty();
+
+    for (int i = 0; i < 3; i++) {
+      block.onBatchConfirmed();
+    }
+    assertThat(committed).isCompleted();
+    assertThat(metadata.commits()).hasSize(1);
+    assertThat(metadata.stream(stream.streamId()).endOffset()).isEqualTo(3);
+  }
+
+  @Test
+  void aBlockTheWalFailsIsNeverCommitted() {
+    CacheBlock block = appended(0, 3);
+    CompletableFuture<Void> committed = pipeline.submit(block);
+    block.onBatchFailed(new IllegalStateException("the WAL failed"));
+
+    assertThat(committed).isCompletedExceptionally();
+    assertThat(objects.calls).isEmpty();
+    assertThat(metadata.commits()).isEmpty();
+    assertThat(listener.failures).hasSize(1);
+  }
+
+  /** {@link #appended}, with every batch confirmed by the WAL. */
   private CacheBlock sealed(long base, int count) {
+    CacheBlock block = appended(base, count);
+    for (int i = 0; i < count; i++) {
+      block.onBatchConfirmed();
+    }
+    return block;
+  }
+
+  /**
+   * Appends {@code count} one-record batches from {@code base} to the WAL and the log cache, and
+   * seals the block; the block does not know yet that the WAL stored them.
+   */
+  private CacheBlock appended(long base, int count) {
     for (int i = 0; i < count; i++) {
       long offset = base + i;
       ByteBuf payload = TestPayloads.of(stream.streamId(), offset, 1, 100);
@@ -202,11 +237,7 @@ class UploadPipelineTest {
           new CachedBatch(offset, 1, encoded),
           accepted.offset());
     }
-    CacheBlock block = cache.seal(0);
-    for (int i = 0; i < count; i++) {
-      block.onBatchConfirmed();
-    }
-    return block;
+    return cache.seal(0);
   }
 
   private enum Answer {
