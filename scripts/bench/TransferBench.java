@@ -803,6 +803,9 @@ public class TransferBench {
                       // transfer here, Y ms opening, Z ms reading the tail".
                       + " -Dorg.slf4j.simpleLogger.log.io.picomq.server.service.Handoffs=debug"
                       + " -Dorg.slf4j.simpleLogger.log.io.picomq.s3stream.core.stream.OpenStream=debug"
+                      // The upload's split of the close's first part: "block N (B bytes):
+                      // confirmed after X ms, written Y ms later, commit offered Z ms later".
+                      + " -Dorg.slf4j.simpleLogger.log.io.picomq.s3stream.core.upload.UploadPipeline=debug"
                       + " -Dorg.slf4j.simpleLogger.log.io.picomq.server.service.LoadedStreams=debug")
                   .strip());
       process = builder.start();

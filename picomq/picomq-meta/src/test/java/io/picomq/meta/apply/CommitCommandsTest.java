@@ -115,6 +115,28 @@ class CommitCommandsTest {
     machine.rejected(commit(set, new CommittedRange(a, 0, 5, 20)), RejectReason.OFFSET_MISMATCH);
   }
 
+  /**
+   * A node offers a block's commit before the previous block's commit has completed. If that one
+   * was lost and is retried, the later commit arrives first: it is refused (never applied with a
+   * gap), and the same command applies once offered again behind the earlier one.
+   */
+  @Test
+  void aLaterBlocksCommitArrivingFirstIsRefusedAndAppliesWhenOfferedAgainAfterTheEarlier() {
+    long earlier = machine.prepare(1, 1_000);
+    long later = machine.prepare(1, 1_000);
+    Command earlierCommit = commit(earlier, new CommittedRange(a, 0, 0, 10));
+    Command laterCommit = commit(later, new CommittedRange(a, 0, 10, 15));
+
+    machine.rejected(laterCommit, RejectReason.OFFSET_MISMATCH);
+    assertThat(machine.stream(a).endOffset()).isZero();
+    assertThat(machine.state.catalog().object(later)).isEmpty();
+
+    machine.ok(earlierCommit);
+    machine.ok(laterCommit);
+    assertThat(machine.stream(a).endOffset()).isEqualTo(15);
+    machine.redundant(laterCommit);
+  }
+
   @Test
   void aCommitThatRepeatsSomeStreamsAndExtendsOthersIsRefused() {
     machine.append(1, 100, a, 10);

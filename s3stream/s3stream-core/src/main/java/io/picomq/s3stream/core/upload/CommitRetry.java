@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Commits one request, repeating it after failures that are not refusals. Repeating is safe: the
  * metadata plane treats a commit whose object ids are already catalogued as already applied. A
- * {@link MetadataRejectedException} (fenced, offsets that do not line up) is final.
+ * {@link MetadataRejectedException} (fenced, offsets that do not line up) is final, unless the
+ * attempt was offered before the commit it follows had completed (see {@link #commit(
+ * CommitStreamSetObjectRequest, CompletableFuture)}).
  */
 public final class CommitRetry {
 
@@ -39,15 +41,49 @@ public final class CommitRetry {
     this.metrics = metrics;
   }
 
-  /** Commits {@code request}; completes when it applied, or with the final error. */
+  /**
+   * Commits {@code request}, whose commits before it have all completed; completes when it applied,
+   * or with the final error.
+   */
   public CompletableFuture<Void> commit(CommitStreamSetObjectRequest request) {
+    return commit(request, CompletableFuture.completedFuture(null));
+  }
+
+  /**
+   * Commits {@code request} right behind {@code previous}, a commit already offered that may still
+   * be under way; completes when {@code request} applied, or with the final error. The first
+   * attempt is offered within this call.
+   *
+   * <p>The metadata log applies one process's proposals in the order they were offered, so the
+   * first attempt normally applies right after {@code previous}. But {@code previous} may fail (and
+   * be retried later), and then this attempt reaches the plane first: its ranges do not continue
+   * the committed ends and it is refused. So a failure of an attempt offered before {@code
+   * previous} completed is never final: it waits for {@code previous}, fails with it if it failed,
+   * and otherwise is offered again, now judged as usual. Worked example, blocks 1 and 2 of one
+   * stream: 1's first attempt times out unapplied, 2's first attempt is refused (the stream ends
+   * where 1 starts), 1's retry applies, then 2's second attempt applies.
+   *
+   * @param previous completes once the commit before this one applied (and every one before it), or
+   *     fails if it will not
+   */
+  public CompletableFuture<Void> commit(
+      CommitStreamSetObjectRequest request, CompletableFuture<Void> previous) {
     CompletableFuture<Void> done = new CompletableFuture<>();
-    attempt(request, 1, done);
+    attempt(request, 1, previous, done);
     return done;
   }
 
   private void attempt(
-      CommitStreamSetObjectRequest request, int attempt, CompletableFuture<Void> done) {
+      CommitStreamSetObjectRequest request,
+      int attempt,
+      CompletableFuture<Void> previous,
+      CompletableFuture<Void> done) {
+    if (previous.isCompletedExceptionally()) {
+      previous.whenComplete((ignored, error) -> done.completeExceptionally(Causes.unwrap(error)));
+      return;
+    }
+    // Read before offering: only an attempt offered after previous applied is judged on its own.
+    boolean afterPrevious = previous.isDone();
     long started = System.nanoTime();
     CompletableFuture<Void> call;
     try {
@@ -65,6 +101,15 @@ public final class CommitRetry {
           }
           metrics.commitFailures.increment();
           Throwable cause = Causes.unwrap(error);
+          if (!afterPrevious) {
+            LOG.debug(
+                "commit of upload {} failed before the one before it completed: {}",
+                request.orderId(),
+                cause.toString());
+            previous.whenComplete(
+                (applied, previousError) -> attempt(request, attempt + 1, previous, done));
+            return;
+          }
           if (cause instanceof MetadataRejectedException || attempt >= MAX_ATTEMPTS) {
             done.completeExceptionally(cause);
             return;
@@ -75,7 +120,7 @@ public final class CommitRetry {
               attempt,
               cause.toString());
           scheduler.schedule(
-              () -> attempt(request, attempt + 1, done), BACKOFF.ceilingNanos(attempt));
+              () -> attempt(request, attempt + 1, previous, done), BACKOFF.ceilingNanos(attempt));
         });
   }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,19 +25,31 @@ import org.slf4j.LoggerFactory;
  * under its lock):
  *
  * <ol>
- *   <li>wait until every batch of the block is confirmed by the WAL ({@link CacheBlock#confirmed});
- *   <li>write its objects ({@link ObjectUploader}): this runs as soon as the block is confirmed, so
- *       the uploads of several blocks overlap;
- *   <li>commit, but only after the previous block's commit succeeded (a chain of futures is the
- *       sequencer): the metadata plane needs each stream's ranges to continue its committed end;
- *   <li>tell the {@link Listener} (the engine advances streams' committed offsets and lets the log
- *       cache evict the block), then trim the WAL up to the block's last record.
+ *   <li>write its objects ({@link ObjectUploader}) at once, so the uploads of several blocks
+ *       overlap, and so does the write with the WAL storing the block's last batches;
+ *   <li>wait until every batch of the block is confirmed by the WAL ({@link CacheBlock#confirmed}):
+ *       a record is committed (readable from objects, trimmed from the WAL) only once durable;
+ *   <li>offer its commit, as soon as the previous block's commit was offered (not completed): the
+ *       metadata plane needs each stream's ranges to continue its committed end, and the metadata
+ *       log applies one process's proposals in the order they were offered, so the commit applies
+ *       right behind the previous one instead of a whole log round trip after it. If that attempt
+ *       fails before the previous commit completed (it may have been refused only because the
+ *       previous one failed and is being retried), it waits for the previous commit and is offered
+ *       again ({@link CommitRetry#commit(CommitStreamSetObjectRequest, CompletableFuture)});
+ *   <li>once the previous block's commit completed (two chains of futures, of offers and of
+ *       completions, are the sequencer): tell the {@link Listener} (the engine advances streams'
+ *       committed offsets and lets the log cache evict the block), then trim the WAL up to the
+ *       block's last record.
  * </ol>
  *
  * <p>A failed write or commit stops the pipeline for good: later blocks would leave a gap, so none
- * of them is committed, and the listener hears {@link Listener#onFailed} once.
+ * of them completes or offers a commit any more, and the listener hears {@link Listener#onFailed}
+ * once. A later commit offered before the failure was known is refused by the plane if it holds a
+ * stream the failed one holds (its ranges do not continue that stream's end); one holding only
+ * other streams may have applied, which leaves no gap in any stream, and WAL recovery skips records
+ * below the committed ends.
  *
- * <p>Threading: {@link #submit} takes a short lock to extend the chain; every step runs on the
+ * <p>Threading: {@link #submit} takes a short lock to extend the chains; every step runs on the
  * given executor, never inside the caller's call.
  */
 public final class UploadPipeline {
@@ -98,35 +111,67 @@ public final class UploadPipeline {
         return tail.copy();
       }
       long sealedNanos = System.nanoTime();
+      AtomicLong writtenNanos = new AtomicLong();
+      AtomicLong confirmedNanos = new AtomicLong();
+      // The objects are written at once, while the WAL may still be storing the block's last
+      // batches: only the commit must wait for those (it makes the records readable from objects
+      // and lets the WAL be trimmed). If the WAL fails, the objects are never committed and their
+      // prepared ids expire, as those of any failed upload do.
       CompletableFuture<CommitStreamSetObjectRequest> written =
-          block
-              .confirmed()
-              .thenComposeAsync(
+          CompletableFuture.runAsync(() -> {}, executor)
+              .thenCompose(
                   ignored -> {
-                    if (failed.get()) {
+                    if (failed.get() || block.confirmed().isCompletedExceptionally()) {
                       return CompletableFuture.failedFuture(
-                          new IllegalStateException("the upload pipeline has stopped"));
+                          new IllegalStateException(
+                              "the upload pipeline has stopped, or the WAL failed"));
                     }
                     return uploader.write(block.id(), streamData(block));
-                  },
-                  executor)
+                  })
               .whenComplete(
-                  (request, error) ->
-                      metrics.uploadLatency.record(
-                          System.nanoTime() - sealedNanos, TimeUnit.NANOSECONDS));
+                  (request, error) -> {
+                    writtenNanos.set(System.nanoTime());
+                    metrics.uploadLatency.record(
+                        writtenNanos.get() - sealedNanos, TimeUnit.NANOSECONDS);
+                  });
+      // The WAL's failure, if any, is what the block fails with (a fenced WAL fences the engine).
+      CompletableFuture<CommitStreamSetObjectRequest> uploaded =
+          block
+              .confirmed()
+              .whenComplete((ignored, error) -> confirmedNanos.set(System.nanoTime()))
+              .thenCompose(ignored -> written);
+      CompletableFuture<Void> previous = tail;
       CompletableFuture<Void> offered = new CompletableFuture<>();
-      CompletableFuture<Void> committed =
-          tail.thenCompose(ignored -> written)
+      CompletableFuture<Void> applied =
+          offeredTail
+              .thenCombine(uploaded, (ignored, request) -> request)
               .thenComposeAsync(
                   request -> {
+                    if (previous.isCompletedExceptionally()) {
+                      return previous; // the pipeline stopped: offer nothing more
+                    }
                     // The commit's first attempt is offered to the metadata plane within this
                     // call; whatever waits for that runs right behind it, on this thread.
-                    CompletableFuture<Void> commit = committer.commit(request);
+                    CompletableFuture<Void> commit = committer.commit(request, previous);
                     offered.complete(null);
+                    if (LOG.isDebugEnabled()) {
+                      // Where a forced upload's time goes (a stream's close waits for all of it).
+                      LOG.debug(
+                          "block {} ({} bytes): written after {} ms, confirmed after {} ms, commit"
+                              + " offered after {} ms",
+                          block.id(),
+                          block.sizeBytes(),
+                          (writtenNanos.get() - sealedNanos) / 1_000_000,
+                          (confirmedNanos.get() - sealedNanos) / 1_000_000,
+                          (System.nanoTime() - sealedNanos) / 1_000_000);
+                    }
                     return commit;
                   },
-                  executor)
-              .thenRunAsync(() -> afterCommit(block), executor);
+                  executor);
+      // Completion stays in block order: a block that applied first waits for the one before it,
+      // and fails with it.
+      CompletableFuture<Void> committed =
+          previous.thenCompose(ignored -> applied).thenRunAsync(() -> afterCommit(block), executor);
       committed.whenComplete(
           (ignored, error) -> {
             if (error != null) {
