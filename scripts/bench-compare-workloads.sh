@@ -18,24 +18,12 @@ workload_bench() {
 # workload_create NAME PORT: wrk PUTs a new stream per request on 64 connections
 workload_create() {
   local name="$1" port="$2"
-  cat >"$work/create.lua" <<'LUA'
--- Creates a new stream per request: PUT /v1/stream/bench-<run>-<thread>-<n>.
-local run = os.getenv("RUN") or "0"
-local counter = 0
-function setup(thread) thread:set("id", counter); counter = counter + 1 end
-function init(args) n = 0 end
-function request()
-  n = n + 1
-  return wrk.format("PUT", "/v1/stream/bench-" .. run .. "-" .. id .. "-" .. n,
-    {["Content-Type"] = "application/octet-stream"}, "")
-end
-LUA
   # Warmed up as the append workloads are (pico bench --warmup), the same for every server: the
   # JVM's first seconds are spent compiling, which a long-running server pays once.
   echo "bench-compare: $name: wrk creates at 64 connections, $warmup warm-up, then $duration" >&2
-  RUN="$name-warmup" wrk -t4 -c64 -d"$warmup" -s "$work/create.lua" "http://127.0.0.1:$port" \
+  RUN="$name-warmup" wrk -t4 -c64 -d"$warmup" -s "$root/scripts/bench/create.lua" "http://127.0.0.1:$port" \
     >/dev/null 2>&1 || true
-  RUN="$name" wrk -t4 -c64 -d"$duration" --latency -s "$work/create.lua" \
+  RUN="$name" wrk -t4 -c64 -d"$duration" --latency -s "$root/scripts/bench/create.lua" \
     "http://127.0.0.1:$port" >"$work/$name.wrk" 2>&1 \
     || echo "bench-compare: $name: wrk exited with $?" >&2
 }

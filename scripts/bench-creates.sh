@@ -49,18 +49,6 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-cat >"$work/create.lua" <<'LUA'
--- Creates a new stream per request: PUT /v1/stream/c-<run>-<thread>-<n>.
-local run = os.getenv("RUN") or "0"
-local counter = 0
-function setup(thread) thread:set("id", counter); counter = counter + 1 end
-function init(args) n = 0 end
-function request()
-  n = n + 1
-  return wrk.format("PUT", "/v1/stream/c-" .. run .. "-" .. id .. "-" .. n,
-    {["Content-Type"] = "application/octet-stream"}, "")
-end
-LUA
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 
 run=0
@@ -81,8 +69,8 @@ for jar in "${jars[@]}"; do
     >"$dir/server.log" 2>&1 &
   server=$!
   for _ in $(seq 150); do curl -sf -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.2; done
-  RUN="w$run" wrk -t4 -c64 -d"$warmup" -s "$work/create.lua" "http://127.0.0.1:$port" >/dev/null
-  RUN="m$run" wrk -t4 -c64 -d"$duration" --latency -s "$work/create.lua" \
+  RUN="w$run" wrk -t4 -c64 -d"$warmup" -s "$root/scripts/bench/create.lua" "http://127.0.0.1:$port" >/dev/null
+  RUN="m$run" wrk -t4 -c64 -d"$duration" --latency -s "$root/scripts/bench/create.lua" \
     "http://127.0.0.1:$port" >"$dir/wrk.txt"
   kill "$server"; wait "$server" 2>/dev/null || true; server=""
   awk -v jar="$jar" -v meta="$meta" -v opts="$java_opts" -v ld="$(cut -d' ' -f1 /proc/loadavg)" '

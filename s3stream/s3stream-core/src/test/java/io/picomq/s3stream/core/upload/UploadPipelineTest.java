@@ -6,10 +6,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.picomq.s3stream.api.CommitStreamSetObjectRequest;
-import io.picomq.s3stream.api.CompactStreamObjectRequest;
 import io.picomq.s3stream.api.MetadataRejectedException;
 import io.picomq.s3stream.api.ObjectManager;
-import io.picomq.s3stream.api.ObjectMetadata;
 import io.picomq.s3stream.api.StreamMetadata;
 import io.picomq.s3stream.codec.RecordBatch;
 import io.picomq.s3stream.codec.RecordBatchCodec;
@@ -17,6 +15,7 @@ import io.picomq.s3stream.core.logcache.CacheBlock;
 import io.picomq.s3stream.core.logcache.CachedBatch;
 import io.picomq.s3stream.core.logcache.LogCache;
 import io.picomq.s3stream.core.metrics.EngineMetrics;
+import io.picomq.s3stream.core.testing.ForwardingObjectManager;
 import io.picomq.s3stream.core.testing.InMemoryMetadata;
 import io.picomq.s3stream.core.testing.TestPayloads;
 import io.picomq.s3stream.object.ObjectNamespace;
@@ -257,14 +256,13 @@ class UploadPipelineTest {
    * once or only on {@link #answer}. An applied commit is applied when called, whenever it is
    * answered.
    */
-  private static final class ScriptedCommits implements ObjectManager {
-    private final ObjectManager delegate;
+  private static final class ScriptedCommits extends ForwardingObjectManager {
     private final Map<Integer, Answer> answers = new HashMap<>();
     private final Map<Integer, CompletableFuture<Void>> gates = new HashMap<>();
     final List<Call> calls = new ArrayList<>();
 
     ScriptedCommits(ObjectManager delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     void script(int call, Answer answer, boolean held) {
@@ -297,27 +295,6 @@ class UploadPipelineTest {
       CompletableFuture<Void> answer = gate.thenCompose(ignored -> outcome);
       calls.add(new Call(request, answer));
       return answer;
-    }
-
-    @Override
-    public CompletableFuture<Long> prepareObjects(int count, Duration ttl) {
-      return delegate.prepareObjects(count, ttl);
-    }
-
-    @Override
-    public CompletableFuture<Void> compactStreamObject(CompactStreamObjectRequest request) {
-      return delegate.compactStreamObject(request);
-    }
-
-    @Override
-    public CompletableFuture<List<ObjectMetadata>> getObjects(
-        long streamId, long startOffset, long endOffset, int limit) {
-      return delegate.getObjects(streamId, startOffset, endOffset, limit);
-    }
-
-    @Override
-    public CompletableFuture<List<ObjectMetadata>> getStreamSetObjects() {
-      return delegate.getStreamSetObjects();
     }
   }
 

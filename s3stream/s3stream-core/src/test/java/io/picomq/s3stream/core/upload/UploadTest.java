@@ -6,7 +6,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.CommitStreamSetObjectRequest;
-import io.picomq.s3stream.api.CompactStreamObjectRequest;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.ObjectManager;
 import io.picomq.s3stream.api.ObjectMetadata;
@@ -14,6 +13,7 @@ import io.picomq.s3stream.api.ObjectMetadata.ObjectType;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.api.StreamOffsetRange;
 import io.picomq.s3stream.core.testing.EngineStorage;
+import io.picomq.s3stream.core.testing.ForwardingObjectManager;
 import io.picomq.s3stream.core.testing.InMemoryMetadata;
 import io.picomq.s3stream.core.testing.StreamReads;
 import io.picomq.s3stream.core.testing.TestEngine;
@@ -181,8 +181,7 @@ class UploadTest {
    * The node's catalog, with a switch that holds every later {@code prepareObjects} until released,
    * and one call (counted from 1; 0: none) that fails.
    */
-  private static final class HeldPrepares implements ObjectManager {
-    private final ObjectManager delegate;
+  private static final class HeldPrepares extends ForwardingObjectManager {
     private final int failing;
     private final AtomicInteger calls = new AtomicInteger();
     final AtomicInteger answered = new AtomicInteger();
@@ -190,7 +189,7 @@ class UploadTest {
     private volatile boolean holding;
 
     HeldPrepares(ObjectManager delegate, int failing) {
-      this.delegate = delegate;
+      super(delegate);
       this.failing = failing;
     }
 
@@ -210,27 +209,6 @@ class UploadTest {
       CompletableFuture<Void> gate = holding ? released : CompletableFuture.completedFuture(null);
       return gate.thenCompose(ignored -> delegate.prepareObjects(count, ttl))
           .whenComplete((id, error) -> answered.incrementAndGet());
-    }
-
-    @Override
-    public CompletableFuture<Void> commitStreamSetObject(CommitStreamSetObjectRequest request) {
-      return delegate.commitStreamSetObject(request);
-    }
-
-    @Override
-    public CompletableFuture<Void> compactStreamObject(CompactStreamObjectRequest request) {
-      return delegate.compactStreamObject(request);
-    }
-
-    @Override
-    public CompletableFuture<List<ObjectMetadata>> getObjects(
-        long streamId, long startOffset, long endOffset, int limit) {
-      return delegate.getObjects(streamId, startOffset, endOffset, limit);
-    }
-
-    @Override
-    public CompletableFuture<List<ObjectMetadata>> getStreamSetObjects() {
-      return delegate.getStreamSetObjects();
     }
   }
 
