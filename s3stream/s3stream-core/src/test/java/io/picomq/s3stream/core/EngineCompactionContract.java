@@ -6,12 +6,12 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.picomq.s3stream.api.AppendOutcome;
 import io.picomq.s3stream.api.CommitStreamSetObjectRequest;
-import io.picomq.s3stream.api.CompactStreamObjectRequest;
 import io.picomq.s3stream.api.EngineConfig;
 import io.picomq.s3stream.api.ObjectManager;
 import io.picomq.s3stream.api.ObjectMetadata;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.core.testing.EngineStorage;
+import io.picomq.s3stream.core.testing.ForwardingObjectManager;
 import io.picomq.s3stream.core.testing.InMemoryMetadata;
 import io.picomq.s3stream.core.testing.StreamReads;
 import io.picomq.s3stream.core.testing.StreamReads.ReadBatch;
@@ -284,12 +284,7 @@ public abstract class EngineCompactionContract {
     private final AtomicBoolean taken = new AtomicBoolean();
 
     ObjectManager around(ObjectManager delegate) {
-      return new ObjectManager() {
-        @Override
-        public CompletableFuture<Long> prepareObjects(int count, Duration ttl) {
-          return delegate.prepareObjects(count, ttl);
-        }
-
+      return new ForwardingObjectManager(delegate) {
         @Override
         public CompletableFuture<Void> commitStreamSetObject(CommitStreamSetObjectRequest request) {
           if (!request.compactedObjectIds().isEmpty() && taken.compareAndSet(false, true)) {
@@ -297,22 +292,6 @@ public abstract class EngineCompactionContract {
             return release.thenCompose(ignored -> delegate.commitStreamSetObject(request));
           }
           return delegate.commitStreamSetObject(request);
-        }
-
-        @Override
-        public CompletableFuture<Void> compactStreamObject(CompactStreamObjectRequest request) {
-          return delegate.compactStreamObject(request);
-        }
-
-        @Override
-        public CompletableFuture<List<ObjectMetadata>> getObjects(
-            long streamId, long startOffset, long endOffset, int limit) {
-          return delegate.getObjects(streamId, startOffset, endOffset, limit);
-        }
-
-        @Override
-        public CompletableFuture<List<ObjectMetadata>> getStreamSetObjects() {
-          return delegate.getStreamSetObjects();
         }
       };
     }
