@@ -8,9 +8,11 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2FrameCodec;
@@ -82,7 +84,21 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
                     ? new Http2ServerUpgradeCodec(
                         http2Codec(), new Http2MultiplexHandler(streams()))
                     : null,
-            state.limits.maxBodyBytes());
+            state.limits.maxBodyBytes()) {
+          /**
+           * Only a request without a body upgrades: Netty reads an upgrade request whole before
+           * passing it on, so one with a body would be buffered (up to the body limit) before the
+           * access gate saw its head. Any other is served as HTTP/1.1, which a server may do with
+           * any Upgrade (RFC 9110, 7.8); clients upgrade with a bodiless request (the SDK with an
+           * OPTIONS).
+           */
+          @Override
+          protected boolean shouldHandleUpgradeRequest(HttpRequest request) {
+            return super.shouldHandleUpgradeRequest(request)
+                && !HttpUtil.isTransferEncodingChunked(request)
+                && HttpUtil.getContentLength(request, 0L) == 0;
+          }
+        };
     ChannelPipeline pipeline = channel.pipeline();
     pipeline.addLast(
         new CleartextHttp2ServerUpgradeHandler(

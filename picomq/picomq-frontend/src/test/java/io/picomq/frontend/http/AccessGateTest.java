@@ -76,6 +76,36 @@ class AccessGateTest {
   }
 
   @Test
+  void anUpgradeRequestWithABodyIsRefusedWithoutWaitingForItsBody() throws Exception {
+    // Netty's h2c upgrade reads a whole upgrade request before passing it on: one with a body is
+    // served as HTTP/1.1 instead (a server may ignore Upgrade), so the gate sees its head first.
+    String answer =
+        exchange(
+            "POST /s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n"
+                + "Content-Length: 1000000\r\n\r\n");
+
+    assertThat(answer).startsWith("HTTP/1.1 401 ").doesNotContain("101 Switching");
+    assertThat(handled).hasValue(0);
+  }
+
+  @Test
+  void aBodilessUpgradeRequestStillUpgrades() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", listener.address().getPort())) {
+      socket.setSoTimeout(5_000);
+      socket
+          .getOutputStream()
+          .write(
+              ("OPTIONS /s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                      + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n")
+                  .getBytes(ISO_8859_1));
+      byte[] head = socket.getInputStream().readNBytes("HTTP/1.1 101".length());
+
+      assertThat(new String(head, ISO_8859_1)).isEqualTo("HTTP/1.1 101");
+    }
+  }
+
+  @Test
   void anExpectContinueRequestGetsNoContinue() throws Exception {
     String answer =
         exchange(
