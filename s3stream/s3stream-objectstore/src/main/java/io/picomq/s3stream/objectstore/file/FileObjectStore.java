@@ -35,7 +35,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -44,15 +43,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Durability: a put writes a temporary file (its name starts with a dot, so listings skip it) in
  * the object's own directory, fsyncs it, renames it over the object, then fsyncs the directory. A
  * crash at any point leaves the old object or the new one, never a mix; at worst a stray temporary
- * file remains, invisible to {@link #list}. A delete removes directories it empties and fsyncs what
- * it changed.
- *
- * <p>Directories a put creates are fsynced into their parents after the object, not one by one as
- * they are made: on ext4 the object's own fsync then commits the new directories in the same
- * journal transaction, and their parents' fsyncs find nothing left to commit (a put that makes two
- * directories costs two journal commits instead of four; every object of a handoff's upload is such
- * a put). Until that happens, a directory is {@link #unsynced}; a put that finds one on its path,
- * made by a put still running, fsyncs its parent too before it answers.
+ * file remains, invisible to {@link #list}. Directories a put creates are fsynced into their
+ * parents; a delete removes directories it empties and fsyncs what it changed.
  *
  * <p>Concurrency: calls run on the {@link IoPool} given at construction. Concurrent puts to one key
  * each write their own temporary file and the last rename wins. A delete that empties a directory
@@ -72,35 +64,15 @@ public final class FileObjectStore implements ObjectStore {
 
   private final ReadBuffers readBuffers;
 
-  /** How a directory is made durable; a test records the calls. */
-  @FunctionalInterface
-  interface DirectorySync {
-    void fsync(Path dir) throws IOException;
-  }
-
-  private final DirectorySync directorySync;
-
-  /**
-   * Directories whose entry in their parent may not be durable yet, with how many running puts made
-   * them (a delete may prune one, and a put make it again). Entered before the mkdir, so any put
-   * that finds the directory either finds it here or finds it durable.
-   */
-  private final ConcurrentHashMap<Path, Integer> unsynced = new ConcurrentHashMap<>();
-
   /**
    * @param root an existing directory that this store owns
    * @param io runs the blocking file calls; closed with this store
    * @param allocator allocates the buffers {@link #get} returns, through {@link ReadBuffers}
    */
   public FileObjectStore(Path root, IoPool io, ByteBufAllocator allocator) {
-    this(root, io, allocator, FileObjectStore::fsync);
-  }
-
-  FileObjectStore(Path root, IoPool io, ByteBufAllocator allocator, DirectorySync directorySync) {
     this.root = root.toAbsolutePath().normalize();
     this.io = Objects.requireNonNull(io, "io");
     this.readBuffers = new ReadBuffers(allocator);
-    this.directorySync = Objects.requireNonNull(directorySync, "directorySync");
   }
 
   /** Creates {@code root} if needed and opens a store there with its own thread pool. */
@@ -211,37 +183,20 @@ public final class FileObjectStore implements ObjectStore {
     Path target = resolve(names);
     Path dir = target.getParent();
     for (int attempt = 1; ; attempt++) {
-      List<Path> made = new ArrayList<>();
       try {
-        createDirectories(dir, made);
+        createDirectories(dir);
         writeAndRename(dir, target, data);
-        syncEntries(dir);
         return;
       } catch (NoSuchFileException e) {
         // A concurrent delete pruned the directory between our mkdir and our write.
         if (attempt == PUT_ATTEMPTS) {
           throw e;
         }
-      } finally {
-        made.forEach(d -> unsynced.computeIfPresent(d, (key, n) -> n == 1 ? null : n - 1));
       }
     }
   }
 
-  /**
-   * Fsyncs the parent of every directory on {@code dir}'s path that may not be durable in it yet
-   * (made by this put or by one still running), deepest first. {@code dir} itself was fsynced after
-   * the rename.
-   */
-  private void syncEntries(Path dir) throws IOException {
-    for (Path current = dir; !current.equals(root); current = current.getParent()) {
-      if (unsynced.containsKey(current)) {
-        directorySync.fsync(current.getParent());
-      }
-    }
-  }
-
-  private void writeAndRename(Path dir, Path target, ByteBuf data) throws IOException {
+  private static void writeAndRename(Path dir, Path target, ByteBuf data) throws IOException {
     Path temp = dir.resolve(".put-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
     try {
       try (FileChannel out =
@@ -262,7 +217,7 @@ public final class FileObjectStore implements ObjectStore {
       Files.deleteIfExists(temp);
       throw e;
     }
-    directorySync.fsync(dir);
+    fsync(dir);
   }
 
   private ByteBuf read(String key, long start, long end) throws IOException {
@@ -317,7 +272,7 @@ public final class FileObjectStore implements ObjectStore {
   private void fsyncNearestExisting(Path dir) throws IOException {
     for (Path current = dir; ; current = current.getParent()) {
       try {
-        directorySync.fsync(current);
+        fsync(current);
         return;
       } catch (NoSuchFileException e) {
         if (current.equals(root)) {
@@ -404,21 +359,17 @@ public final class FileObjectStore implements ObjectStore {
     return path;
   }
 
-  /**
-   * Like {@link Files#createDirectories}, without fsyncs: each directory made is entered in {@link
-   * #unsynced} first and added to {@code made}, and the put syncs it into its parent at the end.
-   */
-  private void createDirectories(Path dir, List<Path> made) throws IOException {
+  /** Like {@link Files#createDirectories}, but fsyncs each parent that gains a directory. */
+  private void createDirectories(Path dir) throws IOException {
     if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
-    createDirectories(dir.getParent(), made);
-    unsynced.merge(dir, 1, Integer::sum);
-    made.add(dir);
+    createDirectories(dir.getParent());
     try {
       Files.createDirectory(dir);
+      fsync(dir.getParent());
     } catch (FileAlreadyExistsException e) {
-      // Another put made it first; entered here all the same, it is synced at the end like ours.
+      // Another put created it first.
     }
   }
 
