@@ -9,8 +9,8 @@ import io.picomq.s3stream.api.CompactStreamObjectRequest;
 import io.picomq.s3stream.api.ObjectManager;
 import io.picomq.s3stream.api.ObjectMetadata;
 import io.picomq.s3stream.core.metrics.EngineMetrics;
+import io.picomq.s3stream.core.testing.ManualScheduler;
 import io.picomq.s3stream.objectstore.MemoryObjectStore;
-import io.picomq.s3stream.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -114,26 +114,6 @@ class CompactionSchedulerTest {
     assertThat(stopped).isDone();
     assertThat(timer.tasks).isEmpty();
     assertThat(merged).as("merges not begun are skipped").isEmpty();
-  }
-
-  /** Fires scheduled tasks when told, on the caller's thread. */
-  private static final class ManualScheduler implements Scheduler {
-    final Deque<Runnable> tasks = new ArrayDeque<>();
-
-    @Override
-    public long nanoTime() {
-      return 0;
-    }
-
-    @Override
-    public Cancellable schedule(Runnable task, long delayNanos) {
-      tasks.add(task);
-      return () -> tasks.remove(task);
-    }
-
-    void fireNext() {
-      tasks.remove().run();
-    }
   }
 
   /**

@@ -17,17 +17,15 @@ import io.picomq.s3stream.core.logcache.LogCache;
 import io.picomq.s3stream.core.metrics.EngineMetrics;
 import io.picomq.s3stream.core.testing.ForwardingObjectManager;
 import io.picomq.s3stream.core.testing.InMemoryMetadata;
+import io.picomq.s3stream.core.testing.ManualScheduler;
 import io.picomq.s3stream.core.testing.TestPayloads;
 import io.picomq.s3stream.object.ObjectNamespace;
 import io.picomq.s3stream.objectstore.MemoryObjectStore;
-import io.picomq.s3stream.time.Scheduler;
 import io.picomq.s3stream.wal.MemoryWal;
 import io.picomq.s3stream.wal.MemoryWalVolume;
 import io.picomq.s3stream.wal.WalAppendResult;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -295,29 +293,6 @@ class UploadPipelineTest {
       CompletableFuture<Void> answer = gate.thenCompose(ignored -> outcome);
       calls.add(new Call(request, answer));
       return answer;
-    }
-  }
-
-  /** Runs scheduled tasks (commit retries) only when told to, whatever their delay. */
-  private static final class ManualScheduler implements Scheduler {
-    private final Deque<Runnable> tasks = new ArrayDeque<>();
-
-    @Override
-    public long nanoTime() {
-      return 0;
-    }
-
-    @Override
-    public Cancellable schedule(Runnable task, long delayNanos) {
-      tasks.add(task);
-      return () -> tasks.remove(task);
-    }
-
-    /** Runs every task, including those the tasks schedule. */
-    void runAll() {
-      while (!tasks.isEmpty()) {
-        tasks.remove().run();
-      }
     }
   }
 
