@@ -67,7 +67,9 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
     // Admitted by the GatedServerChannel: the place is given back when the connection closes.
     channel.closeFuture().addListener(closed -> state.connections.release());
     connections.add(channel);
-    channel.pipeline().addLast(new ConnectionGuard(state.connectionLimits, state.connections));
+    channel
+        .pipeline()
+        .addLast(new ConnectionGuard(state.connectionLimits, state.connections, state::draining));
     if (state.tls.isPresent()) {
       channel
           .pipeline()

@@ -3,6 +3,7 @@ package io.picomq.frontend.http;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -178,6 +179,33 @@ class HttpListenerTest {
       assertThat(h2.status()).isEqualTo(431);
       assertThat(h2.body()).contains("\"error\":\"headers_too_large\"");
     }
+  }
+
+  /**
+   * A client refused while still sending (here a head past the limit) reads the whole answer and
+   * may finish writing: the server shuts its side and drops the rest instead of closing with unread
+   * input, which would reset the connection under the client's feet. On the old close, the writes
+   * after the answer met a reset.
+   */
+  @Test
+  void aClientRefusedWhileStillSendingGetsTheAnswerAndNoReset() throws Exception {
+    start(HttpListenerTest::echo);
+    try (Socket socket = new Socket("127.0.0.1", listener.address().getPort())) {
+      socket.setSoTimeout(5000);
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          ("GET /h HTTP/1.1\r\nHost: 127.0.0.1\r\nx-big: " + "v".repeat(2000)).getBytes(UTF_8));
+      out.flush();
+      String answer = new String(socket.getInputStream().readAllBytes(), UTF_8);
+      assertThat(answer).startsWith("HTTP/1.1 431").contains("\"error\":\"headers_too_large\"");
+      for (int i = 0; i < 256; i++) {
+        out.write("v".repeat(1024).getBytes(UTF_8));
+        out.flush();
+      }
+      socket.shutdownOutput();
+      assertThat(socket.getInputStream().read()).isEqualTo(-1);
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> listener.connections().open() == 0);
   }
 
   @Test
