@@ -1,5 +1,6 @@
 package io.picomq.s3stream.objectstore;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
@@ -32,6 +33,52 @@ class IoPoolTest {
       assertThat(failure(failed)).hasMessageContaining("classified: java.io.IOException: disk");
     }
   }
+
+  @Test
+  void aCallFromThePoolsOwnThreadRunsThereAndOneFromElsewhereIsHandedToThePool() throws Exception {
+    try (IoPool pool = new IoPool("here", 1, 4, Duration.ofSeconds(1));
+        IoPool other = new IoPool("other", 1, 4, Duration.ofSeconds(1))) {
+      String caller = Thread.currentThread().getName();
+      assertThat(pool.runHereOrSubmit("from outside", THREAD_NAME, AS_TRANSIENT).get(5, SECONDS))
+          .isNotEqualTo(caller)
+          .startsWith("here-");
+      // The pool has one thread, busy with the outer call: an inner call handed to the pool would
+      // wait for it, so a result within the outer call shows the inner one ran on its thread.
+      String inner =
+          pool.submit(
+                  "outer",
+                  () -> pool.runHereOrSubmit("inner", THREAD_NAME, AS_TRANSIENT).getNow("queued"),
+                  AS_TRANSIENT)
+              .get(5, SECONDS);
+      assertThat(inner).startsWith("here-");
+      // Another pool's thread is "elsewhere".
+      assertThat(
+              other
+                  .submit(
+                      "outer",
+                      () ->
+                          pool.runHereOrSubmit("inner", THREAD_NAME, AS_TRANSIENT).get(5, SECONDS),
+                      AS_TRANSIENT)
+                  .get(5, SECONDS))
+          .startsWith("here-");
+      CompletableFuture<Object> failed =
+          pool.submit(
+                  "outer",
+                  () ->
+                      pool.runHereOrSubmit(
+                          "inner",
+                          () -> {
+                            throw new IOException("disk");
+                          },
+                          AS_TRANSIENT),
+                  AS_TRANSIENT)
+              .get(5, SECONDS);
+      assertThat(failure(failed)).hasMessageContaining("classified: java.io.IOException: disk");
+    }
+  }
+
+  private static final IoPool.BlockingCall<String> THREAD_NAME =
+      () -> Thread.currentThread().getName();
 
   @Test
   void aFullQueueFailsFastAsTransient() throws Exception {

@@ -320,8 +320,9 @@ final class WalUploader {
     } catch (RuntimeException e) {
       listed = CompletableFuture.failedFuture(e);
     }
+    // As with a PUT: the LIST's own thread runs the owner's turn when the owner is idle.
     listed.whenComplete(
-        (objects, error) -> owner.execute(() -> onFenceListed(covered, objects, error)));
+        (objects, error) -> owner.runHereOrQueue(() -> onFenceListed(covered, objects, error)));
   }
 
   private void onFenceListed(List<SealedBatch> covered, List<ObjectInfo> objects, Throwable error) {

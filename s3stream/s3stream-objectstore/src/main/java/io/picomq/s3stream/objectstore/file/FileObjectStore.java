@@ -128,10 +128,17 @@ public final class FileObjectStore implements ObjectStore {
         });
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Called from one of this store's own threads (a WAL checking its fence right after a PUT
+   * completed there), the listing runs on that thread: it is a local directory walk, and handing it
+   * to another thread only added a wakeup to every acknowledgement.
+   */
   @Override
   public CompletableFuture<List<ObjectInfo>> list(String prefix) {
     Objects.requireNonNull(prefix, "prefix");
-    return io.submit(
+    return io.runHereOrSubmit(
         "LIST '" + prefix + "'",
         () -> {
           List<ObjectInfo> found = new ArrayList<>();
