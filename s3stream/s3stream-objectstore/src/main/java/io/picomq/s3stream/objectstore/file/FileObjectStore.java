@@ -46,9 +46,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * file remains, invisible to {@link #list}. Directories a put creates are fsynced into their
  * parents; a delete removes directories it empties and fsyncs what it changed.
  *
- * <p>Concurrency: calls run on the {@link IoPool} given at construction. Concurrent puts to one key
- * each write their own temporary file and the last rename wins. A delete that empties a directory
- * races a put about to write there; the put sees the directory vanish and starts again.
+ * <p>Concurrency: calls run on the {@link IoPool} given at construction (a LIST made from one of
+ * its threads runs on that thread). Concurrent puts to one key each write their own temporary file
+ * and the last rename wins. A delete that empties a directory races a put about to write there; the
+ * put sees the directory vanish and starts again.
  *
  * <p>Containment: every path comes from {@link KeyPaths}, whose names cannot be {@code ..}, hold no
  * separator, and never start with a dot, so no key reaches outside the root. Listing does not
