@@ -3,15 +3,20 @@ package io.picomq.s3stream.objectstore.file;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.picomq.s3stream.objectstore.IoPool;
 import io.picomq.s3stream.objectstore.ObjectInfo;
 import io.picomq.s3stream.objectstore.ObjectKeys;
 import io.picomq.s3stream.objectstore.ObjectNotFoundException;
+import io.picomq.s3stream.objectstore.ObjectStoreException;
+import io.picomq.s3stream.objectstore.ObjectStoreException.Kind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -39,6 +44,25 @@ class FileObjectStoreTest {
   @AfterEach
   void close() {
     store.close();
+  }
+
+  @Test
+  void aListFromTheStoresOwnThreadRunsOnThatThread() throws Exception {
+    // One I/O thread, busy with the outer call: a LIST handed to the pool would still be queued
+    // while the outer call looks, so a result there shows it ran in place (the WAL's fence check
+    // right after a PUT relies on that to save two thread hand-offs per acknowledgement).
+    try (IoPool io = new IoPool("one", 1, 4, Duration.ofSeconds(1))) {
+      FileObjectStore single = new FileObjectStore(root, io, ByteBufAllocator.DEFAULT);
+      put("fence/1", "x");
+      List<ObjectInfo> seenInside =
+          io.submit(
+                  "outer",
+                  () -> single.list("fence/").getNow(null),
+                  e -> new ObjectStoreException(Kind.TRANSIENT, "outer", e))
+              .get(5, TimeUnit.SECONDS);
+      assertThat(seenInside).as("listed before the outer call ended").isNotNull();
+      assertThat(seenInside).extracting(ObjectInfo::key).containsExactly("fence/1");
+    }
   }
 
   @Test
