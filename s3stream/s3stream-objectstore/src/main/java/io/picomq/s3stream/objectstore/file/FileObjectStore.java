@@ -46,6 +46,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * file remains, invisible to {@link #list}. Directories a put creates are fsynced into their
  * parents; a delete removes directories it empties and fsyncs what it changed.
  *
+ * <p>Reuse: a delete moves the file into {@link SpareFiles} and empties it, and a later put writes
+ * into it instead of creating a file (see there why). A get therefore checks, after reading, that
+ * the key still names the file it read, and answers not-found if the object was deleted meanwhile.
+ *
  * <p>Concurrency: calls run on the {@link IoPool} given at construction (a LIST made from one of
  * its threads runs on that thread). Concurrent puts to one key each write their own temporary file
  * and the last rename wins. A delete that empties a directory races a put about to write there; the
@@ -60,10 +64,17 @@ public final class FileObjectStore implements ObjectStore {
   /** How often a put starts again when a concurrent delete removes its directory. */
   private static final int PUT_ATTEMPTS = 8;
 
+  /** How often a get reads again when the object was replaced while it read. */
+  private static final int READ_ATTEMPTS = 8;
+
+  /** Emptied files kept for reuse: enough to cover a WAL trim's burst of deletes. */
+  private static final int SPARE_FILES = 1024;
+
   private final Path root;
   private final IoPool io;
 
   private final ReadBuffers readBuffers;
+  private final SpareFiles spares;
 
   /**
    * @param root an existing directory that this store owns
@@ -74,6 +85,7 @@ public final class FileObjectStore implements ObjectStore {
     this.root = root.toAbsolutePath().normalize();
     this.io = Objects.requireNonNull(io, "io");
     this.readBuffers = new ReadBuffers(allocator);
+    this.spares = new SpareFiles(this.root, SPARE_FILES);
   }
 
   /** Creates {@code root} if needed and opens a store there with its own thread pool. */
@@ -170,6 +182,7 @@ public final class FileObjectStore implements ObjectStore {
   @Override
   public void close() {
     io.close();
+    spares.close();
   }
 
   @Override
@@ -204,11 +217,13 @@ public final class FileObjectStore implements ObjectStore {
     }
   }
 
-  private static void writeAndRename(Path dir, Path target, ByteBuf data) throws IOException {
+  private void writeAndRename(Path dir, Path target, ByteBuf data) throws IOException {
     Path temp = dir.resolve(".put-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+    // A spare is claimed by renaming it to the temporary name, so it is already there, empty.
+    StandardOpenOption open =
+        spares.claim(temp) ? StandardOpenOption.TRUNCATE_EXISTING : StandardOpenOption.CREATE_NEW;
     try {
-      try (FileChannel out =
-          FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      try (FileChannel out = FileChannel.open(temp, open, StandardOpenOption.WRITE)) {
         int index = data.readerIndex();
         long position = 0;
         int remaining = data.readableBytes();
@@ -228,8 +243,62 @@ public final class FileObjectStore implements ObjectStore {
     fsync(dir);
   }
 
+  /**
+   * Reads a range of {@code key}, checking that the file it read is still the object's: a delete
+   * may hand the file to {@link SpareFiles}, and a later put rewrites it, under a reader that
+   * opened it before. Same inode, size and modification time before the open and after the read
+   * mean nothing was renamed onto or off the key, nor written, in between.
+   */
   private ByteBuf read(String key, long start, long end) throws IOException {
     Path path = resolve(KeyPaths.components(key));
+    for (int attempt = 1; ; attempt++) {
+      BasicFileAttributes before = attributesOf(key, path);
+      ByteBuf buf;
+      IOException failed = null;
+      try {
+        buf = readOnce(key, path, start, end);
+      } catch (ObjectNotFoundException e) {
+        throw e;
+      } catch (IOException e) {
+        buf = null;
+        failed = e;
+      }
+      BasicFileAttributes after;
+      try {
+        after = attributesOf(key, path);
+      } catch (ObjectNotFoundException e) {
+        if (buf != null) {
+          buf.release();
+        }
+        throw e; // deleted while we read: what we read may already be another object's
+      }
+      if (sameFile(before, after) || attempt == READ_ATTEMPTS) {
+        if (failed != null) {
+          throw failed;
+        }
+        return buf;
+      }
+      if (buf != null) {
+        buf.release();
+      }
+    }
+  }
+
+  private static BasicFileAttributes attributesOf(String key, Path path) throws IOException {
+    try {
+      return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      throw new ObjectNotFoundException(key, e);
+    }
+  }
+
+  private static boolean sameFile(BasicFileAttributes a, BasicFileAttributes b) {
+    return Objects.equals(a.fileKey(), b.fileKey())
+        && a.size() == b.size()
+        && a.lastModifiedTime().equals(b.lastModifiedTime());
+  }
+
+  private ByteBuf readOnce(String key, Path path, long start, long end) throws IOException {
     try (FileChannel in =
         FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       ObjectRange range = ObjectRange.resolve(key, start, end, in.size());
@@ -261,11 +330,21 @@ public final class FileObjectStore implements ObjectStore {
 
   private void remove(List<String> keys) throws IOException {
     Set<Path> touched = new LinkedHashSet<>();
+    boolean kept = false;
     for (String key : keys) {
       Path path = resolve(KeyPaths.components(key));
-      if (Files.deleteIfExists(path)) {
+      boolean removed =
+          switch (spares.keep(path)) {
+            case KEPT -> kept = true;
+            case ABSENT -> false;
+            case DECLINED -> Files.deleteIfExists(path);
+          };
+      if (removed) {
         touched.add(path.getParent());
       }
+    }
+    if (kept) {
+      spares.sync();
     }
     Set<Path> survivors = new LinkedHashSet<>();
     for (Path dir : touched) {
