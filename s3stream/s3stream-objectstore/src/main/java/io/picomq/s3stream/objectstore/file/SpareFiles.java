@@ -51,7 +51,7 @@ final class SpareFiles implements AutoCloseable {
   private final ConcurrentLinkedQueue<Path> spares = new ConcurrentLinkedQueue<>();
   private final AtomicInteger count = new AtomicInteger();
   private final AtomicLong names = new AtomicLong();
-  private Path dir; // guarded by this until set, then read-only
+  private volatile Path dir; // set once, under this
   private FileChannel lockChannel; // guarded by this
   private FileLock lock; // guarded by this
   private boolean closed; // guarded by this
@@ -90,7 +90,9 @@ final class SpareFiles implements AutoCloseable {
       count.decrementAndGet();
       throw e;
     }
-    try (FileChannel channel = FileChannel.open(spare, StandardOpenOption.WRITE)) {
+    // Not through a symbolic link someone put in the tree: it is the link that goes, as unlink did.
+    try (FileChannel channel =
+        FileChannel.open(spare, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
       channel.truncate(0);
     } catch (IOException e) {
       count.decrementAndGet();
@@ -129,11 +131,6 @@ final class SpareFiles implements AutoCloseable {
         channel.force(true);
       }
     }
-  }
-
-  /** How many spares the pool holds now. */
-  int size() {
-    return spares.size();
   }
 
   /** Deletes the spares and this store's directory, and releases its lock. */

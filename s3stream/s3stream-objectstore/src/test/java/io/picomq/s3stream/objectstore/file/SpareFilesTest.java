@@ -97,6 +97,19 @@ class SpareFilesTest {
   }
 
   @Test
+  void deletingAKeyThatIsASymbolicLinkRemovesTheLinkAndLeavesItsTargetAlone(@TempDir Path outside)
+      throws Exception {
+    Path target = Files.writeString(outside.resolve("precious"), "keep me");
+    Files.createDirectories(root);
+    Files.createSymbolicLink(root.resolve("victim"), target);
+    try (FileObjectStore store = FileObjectStore.open(root, 1)) {
+      store.delete(List.of("victim")).get(30, TimeUnit.SECONDS);
+    }
+    assertThat(target).hasContent("keep me");
+    assertThat(root.resolve("victim")).doesNotExist();
+  }
+
+  @Test
   void thePoolIsBoundedAndAFullPoolLeavesTheDeleteToTheCaller() throws Exception {
     Files.createDirectories(root.resolve("objects"));
     try (SpareFiles spares = new SpareFiles(root, 2)) {
