@@ -272,7 +272,7 @@ public final class FileObjectStore implements ObjectStore {
         }
         throw e; // deleted while we read: what we read may already be another object's
       }
-      if (sameFile(before, after) || attempt == READ_ATTEMPTS) {
+      if (sameFile(before, after)) {
         if (failed != null) {
           throw failed;
         }
@@ -280,6 +280,10 @@ public final class FileObjectStore implements ObjectStore {
       }
       if (buf != null) {
         buf.release();
+      }
+      if (attempt == READ_ATTEMPTS) {
+        throw new ObjectStoreException(
+            Kind.TRANSIENT, "'" + key + "' was replaced " + attempt + " times while being read");
       }
     }
   }
@@ -333,13 +337,10 @@ public final class FileObjectStore implements ObjectStore {
     boolean kept = false;
     for (String key : keys) {
       Path path = resolve(KeyPaths.components(key));
-      boolean removed =
-          switch (spares.keep(path)) {
-            case KEPT -> kept = true;
-            case ABSENT -> false;
-            case DECLINED -> Files.deleteIfExists(path);
-          };
-      if (removed) {
+      SpareFiles.Kept outcome = spares.keep(path);
+      kept |= outcome == SpareFiles.Kept.KEPT;
+      if (outcome == SpareFiles.Kept.KEPT
+          || (outcome == SpareFiles.Kept.DECLINED && Files.deleteIfExists(path))) {
         touched.add(path.getParent());
       }
     }
@@ -460,7 +461,8 @@ public final class FileObjectStore implements ObjectStore {
     }
   }
 
-  private static void fsync(Path dir) throws IOException {
+  /** Forces a directory's entries to disk. */
+  static void fsync(Path dir) throws IOException {
     try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
       channel.force(true);
     }

@@ -127,9 +127,7 @@ final class SpareFiles implements AutoCloseable {
   void sync() throws IOException {
     Path own = dir;
     if (own != null) {
-      try (FileChannel channel = FileChannel.open(own, StandardOpenOption.READ)) {
-        channel.force(true);
-      }
+      FileObjectStore.fsync(own);
     }
   }
 
@@ -162,13 +160,18 @@ final class SpareFiles implements AutoCloseable {
     }
     Files.createDirectories(pools);
     Path own = pools.resolve(Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1));
+    // The lock file gets its swept-by name only once locked (a lock follows the inode through the
+    // rename), so no sweep can take a new store for a dead one.
+    Path unlocked = pools.resolve(own.getFileName() + ".new");
     FileChannel channel =
-        FileChannel.open(lockPath(own), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel.open(unlocked, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     try {
       lock = channel.lock();
+      Files.move(unlocked, lockPath(own), StandardCopyOption.ATOMIC_MOVE);
       Files.createDirectory(own);
     } catch (IOException | RuntimeException e) {
       channel.close();
+      Files.deleteIfExists(unlocked);
       throw e;
     }
     lockChannel = channel;
