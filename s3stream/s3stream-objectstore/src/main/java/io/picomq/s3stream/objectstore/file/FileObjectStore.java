@@ -67,8 +67,11 @@ public final class FileObjectStore implements ObjectStore {
   /** How often a get reads again when the object was replaced while it read. */
   private static final int READ_ATTEMPTS = 8;
 
-  /** Emptied files kept for reuse: enough to cover a WAL trim's burst of deletes. */
-  private static final int SPARE_FILES = 1024;
+  /**
+   * Emptied files kept for reuse: enough to cover a WAL trim's burst of deletes (64 MiB of WAL in 1
+   * KiB batches). Removing a full pool when the store closes takes about 0.7 s on ext4.
+   */
+  private static final int SPARE_FILES = 65_536;
 
   private final Path root;
   private final IoPool io;
@@ -155,7 +158,12 @@ public final class FileObjectStore implements ObjectStore {
         "LIST '" + prefix + "'",
         () -> {
           List<ObjectInfo> found = new ArrayList<>();
-          walk(root, new byte[0], prefix.getBytes(StandardCharsets.UTF_8), found);
+          KeyPaths.ListingStart start = KeyPaths.listingStart(prefix);
+          Optional<Path> dir = directoryChain(start.directories());
+          if (dir.isPresent()) {
+            byte[] keySoFar = start.keyPrefix().getBytes(StandardCharsets.UTF_8);
+            walk(dir.get(), keySoFar, prefix.getBytes(StandardCharsets.UTF_8), found);
+          }
           found.sort((a, b) -> ObjectKeys.ORDER.compare(a.key(), b.key()));
           return List.copyOf(found);
         },
@@ -382,6 +390,26 @@ public final class FileObjectStore implements ObjectStore {
       current = current.getParent();
     }
     return root;
+  }
+
+  /**
+   * The directory at {@code names} below the root, if each step is a directory and not a symbolic
+   * link (a walk from the root would not have followed one either).
+   */
+  private Optional<Path> directoryChain(List<String> names) throws IOException {
+    Path dir = root;
+    for (String name : names) {
+      dir = dir.resolve(name);
+      try {
+        if (!Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+            .isDirectory()) {
+          return Optional.empty();
+        }
+      } catch (NoSuchFileException e) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(dir);
   }
 
   /**

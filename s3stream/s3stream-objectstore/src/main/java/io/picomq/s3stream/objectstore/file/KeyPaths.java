@@ -66,6 +66,24 @@ final class KeyPaths {
   }
 
   /**
+   * Where a listing of {@code prefix} starts: the directories of the prefix's complete segments
+   * (everything up to its last {@code '/'}), which hold every key that starts with it, and the key
+   * bytes those directories stand for. A listing that walked from the root would read every
+   * top-level directory of the store for each fence check of the WAL.
+   */
+  static ListingStart listingStart(String prefix) {
+    String fixed = prefix.substring(0, prefix.lastIndexOf('/') + 1);
+    if (fixed.isEmpty()) {
+      return new ListingStart(List.of(), "");
+    }
+    List<String> names = components(fixed); // ends with the empty segment's file name
+    return new ListingStart(List.copyOf(names.subList(0, names.size() - 1)), fixed);
+  }
+
+  /** The directories a listing starts in, relative to the root, and the key they stand for. */
+  record ListingStart(List<String> directories, String keyPrefix) {}
+
+  /**
    * The key bytes a directory name stands for: its piece, plus {@code '/'} when it ends a segment.
    * Empty when the name is not one we produce.
    */

@@ -11,7 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,7 +35,11 @@ import org.slf4j.LoggerFactory;
  * opened the object before it was kept may see its bytes change; {@link FileObjectStore}'s reads
  * check for that and answer as for a deleted object.
  *
- * <p>The pool is bounded; beyond it a delete unlinks as before.
+ * <p>The pool is bounded; beyond it a delete unlinks as before. The bound is meant to cover a WAL
+ * trim: a node writing little keeps one small object per batch until its WAL is uploaded, tens of
+ * thousands, and a pool smaller than that unlinks most of them and has the next puts allocate
+ * inodes right behind the unlinks, the churn the pool is there to avoid. Spares are named by
+ * numbers, so the pool's memory is a {@code long} each.
  */
 final class SpareFiles implements AutoCloseable {
 
@@ -48,7 +52,7 @@ final class SpareFiles implements AutoCloseable {
 
   private final Path pools;
   private final int capacity;
-  private final ConcurrentLinkedQueue<Path> spares = new ConcurrentLinkedQueue<>();
+  private final Names ready = new Names();
   private final AtomicInteger count = new AtomicInteger();
   private final AtomicLong names = new AtomicLong();
   private volatile Path dir; // set once, under this
@@ -77,7 +81,8 @@ final class SpareFiles implements AutoCloseable {
       count.decrementAndGet();
       return Kept.DECLINED;
     }
-    Path spare = own.resolve(Long.toString(names.incrementAndGet()));
+    long name = names.incrementAndGet();
+    Path spare = own.resolve(Long.toString(name));
     try {
       Files.move(file, spare, StandardCopyOption.ATOMIC_MOVE);
     } catch (NoSuchFileException e) {
@@ -99,7 +104,7 @@ final class SpareFiles implements AutoCloseable {
       Files.deleteIfExists(spare); // the object is gone from its key either way
       return Kept.KEPT;
     }
-    spares.add(spare);
+    ready.push(name);
     return Kept.KEPT;
   }
 
@@ -109,16 +114,16 @@ final class SpareFiles implements AutoCloseable {
    * @return whether an empty file now exists at {@code temp}
    */
   boolean claim(Path temp) throws IOException {
-    Path spare = spares.poll();
-    if (spare == null) {
+    long name = ready.pop();
+    if (name < 0) {
       return false;
     }
     try {
-      Files.move(spare, temp, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(dir.resolve(Long.toString(name)), temp, StandardCopyOption.ATOMIC_MOVE);
       count.decrementAndGet();
       return true;
     } catch (IOException | RuntimeException e) {
-      spares.add(spare); // most likely the target's directory vanished: the caller starts again
+      ready.push(name); // most likely the target's directory vanished: the caller starts again
       throw e;
     }
   }
@@ -219,6 +224,24 @@ final class SpareFiles implements AutoCloseable {
 
   private Path lockPath(Path directory) {
     return pools.resolve(directory.getFileName() + LOCK_SUFFIX);
+  }
+
+  /** The names of the spares ready to claim; the newest first (its inode is likeliest cached). */
+  private static final class Names {
+    private long[] names = new long[64];
+    private int size;
+
+    synchronized void push(long name) {
+      if (size == names.length) {
+        names = Arrays.copyOf(names, size * 2);
+      }
+      names[size++] = name;
+    }
+
+    /** The newest name, or -1 if there is none. */
+    synchronized long pop() {
+      return size == 0 ? -1 : names[--size];
+    }
   }
 
   /** What {@link #keep} did with a file. */

@@ -139,6 +139,30 @@ class FileObjectStoreTest {
   }
 
   @Test
+  void aListingUnderAPrefixStartsAtItsDirectoryAndFollowsNoLinkOnTheWay() throws Exception {
+    String z = "z".repeat(600);
+    put("deep/" + z + "/k", "1");
+    put("deep/" + z + "/l/m", "2");
+    put("deep/zz", "3");
+    put("other/x", "4");
+    Files.createSymbolicLink(root.resolve("link~"), root.resolve("other~"));
+
+    assertThat(store.list("deep/" + z + "/").get())
+        .extracting(ObjectInfo::key)
+        .containsExactly("deep/" + z + "/k", "deep/" + z + "/l/m");
+    assertThat(store.list("deep/zz").get())
+        .extracting(ObjectInfo::key)
+        .containsExactly("deep/zz", "deep/" + z + "/k", "deep/" + z + "/l/m");
+    assertThat(store.list("deep/" + z + "/l/").get())
+        .extracting(ObjectInfo::key)
+        .containsExactly("deep/" + z + "/l/m");
+    assertThat(store.list("nothing/here/").get()).isEmpty();
+    assertThat(store.list("deep/zz/").get()).as("a file where a directory would be").isEmpty();
+    assertThat(store.list("link/").get()).as("through the link").isEmpty();
+    assertThat(store.list("").get()).extracting(ObjectInfo::key).hasSize(4);
+  }
+
+  @Test
   void deletingTheLastObjectOfADirectoryRemovesTheDirectory() throws Exception {
     put("a/b/c/one", "1");
     put("a/two", "2");

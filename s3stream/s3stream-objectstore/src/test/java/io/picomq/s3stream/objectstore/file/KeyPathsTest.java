@@ -106,6 +106,24 @@ class KeyPathsTest {
   }
 
   @Test
+  void aListingStartsInTheDirectoriesOfThePrefixsCompleteSegments() {
+    assertThat(KeyPaths.listingStart("")).isEqualTo(new KeyPaths.ListingStart(List.of(), ""));
+    assertThat(KeyPaths.listingStart("wal")).isEqualTo(new KeyPaths.ListingStart(List.of(), ""));
+    assertThat(KeyPaths.listingStart("c/n/fence/"))
+        .isEqualTo(new KeyPaths.ListingStart(List.of("c~", "n~", "fence~"), "c/n/fence/"));
+    assertThat(KeyPaths.listingStart("c/n/wal/00"))
+        .isEqualTo(new KeyPaths.ListingStart(List.of("c~", "n~", "wal~"), "c/n/wal/"));
+    assertThat(KeyPaths.listingStart("a//b"))
+        .isEqualTo(new KeyPaths.ListingStart(List.of("a~", "%~"), "a//"));
+    String z = "z".repeat(600);
+    assertThat(KeyPaths.listingStart(z + "/k"))
+        .isEqualTo(
+            new KeyPaths.ListingStart(
+                List.of("z".repeat(240) + "+", "z".repeat(240) + "+", "z".repeat(120) + "~"),
+                z + "/"));
+  }
+
+  @Test
   void namesTheStoreNeverWritesDoNotDecode() {
     for (String name : List.of("", ".put-1", "UPPER", "bad%zz", "%4", "sp ace", "a~")) {
       assertThat(KeyPaths.decodeFile(name)).as(name).isEmpty();
