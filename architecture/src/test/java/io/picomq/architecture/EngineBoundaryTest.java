@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The host ({@code io.picomq} outside {@code io.picomq.s3stream}) talks to the engine only through
  * its facade: the contracts in {@code io.picomq.s3stream.api}, the builder in the root package
- * {@code io.picomq.s3stream}, and the dependency-free clock, timers and backoff in {@code
- * io.picomq.s3stream.time}. The engine never depends on the host.
+ * {@code io.picomq.s3stream}, and the clock, timers and backoff in {@code io.picomq.s3stream.time}.
+ * The engine never depends on the host.
  */
 class EngineBoundaryTest {
 

@@ -5,6 +5,7 @@ import io.picomq.s3stream.api.Causes;
 import io.picomq.s3stream.api.MetadataRejectedException;
 import io.picomq.s3stream.api.StorageHealth;
 import io.picomq.s3stream.api.StreamEngine;
+import io.picomq.s3stream.time.Scheduler;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.metadata.MetadataUnavailableException;
 import io.picomq.sql.log.LogClosedException;
@@ -95,13 +96,13 @@ final class ServiceFailures {
     if (answer.isDone()) {
       return answer;
     }
-    // orTimeout's timer is cancelled (and dropped) when the answer comes first.
-    return answer
-        .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
-        .exceptionallyCompose(
-            failure ->
-                CompletableFuture.failedFuture(
-                    failure instanceof TimeoutException ? timedOut(writes) : failure));
+    // Not orTimeout: on JDK 25 its delay thread wakes to arm and again to cancel every timer, a
+    // cost per request; the system scheduler's wheel takes both without waking anyone.
+    Scheduler.Cancellable timer =
+        Scheduler.system()
+            .schedule(() -> answer.completeExceptionally(timedOut(writes)), timeout.toNanos());
+    answer.whenComplete((value, failure) -> timer.cancel());
+    return answer;
   }
 
   /** Why the engine refused an append, other than {@link AppendOutcome.Appended}. */

@@ -1,8 +1,5 @@
 package io.picomq.s3stream.time;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
 /**
  * Time as the object store decorators see it: a monotonic clock and a way to run something later.
  * Tests substitute a manual one and step through backoffs and timeouts without sleeping.
@@ -26,35 +23,12 @@ public interface Scheduler {
   Cancellable schedule(Runnable task, long delayNanos);
 
   /**
-   * The real clock. Delays wait on the JDK's shared delay thread (the one behind {@link
-   * CompletableFuture#completeOnTimeout}), which also forgets a cancelled delay at once, so a short
-   * operation with a long attempt timeout leaves nothing queued behind it; tasks run on the common
-   * pool. Nothing to start or stop.
+   * The real clock, shared by the whole process; nothing to start or stop. A delay of {@value
+   * SystemScheduler#COARSE_FROM_MILLIS} ms or more (timeouts, which are mostly cancelled before
+   * they fire, and backoffs) may fire up to {@value SystemScheduler#TICK_MILLIS} ms late; shorter
+   * ones are on time. Tasks run on the common pool.
    */
   static Scheduler system() {
     return SystemScheduler.INSTANCE;
-  }
-
-  /** The implementation behind {@link #system()}. */
-  enum SystemScheduler implements Scheduler {
-    INSTANCE;
-
-    @Override
-    public long nanoTime() {
-      return System.nanoTime();
-    }
-
-    @Override
-    public Cancellable schedule(Runnable task, long delayNanos) {
-      CompletableFuture<Boolean> due = new CompletableFuture<>();
-      due.completeOnTimeout(true, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
-      due.thenAcceptAsync(
-          fire -> {
-            if (fire) {
-              task.run();
-            }
-          });
-      return () -> due.complete(false);
-    }
   }
 }

@@ -7,6 +7,7 @@
  * timeouts without sleeping.
  *
  * <p>Part of the engine's facade: the host may use it too (its SQL log paces its retries with
- * {@code Backoff}), and it depends on nothing.
+ * {@code Backoff}, and its service bounds requests with {@code Scheduler.system()}), and it depends
+ * only on Netty's common module.
  */
 package io.picomq.s3stream.time;
