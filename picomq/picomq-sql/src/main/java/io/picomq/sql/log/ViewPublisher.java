@@ -1,5 +1,6 @@
 package io.picomq.sql.log;
 
+import io.picomq.s3stream.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -106,9 +107,14 @@ final class ViewPublisher<S> {
       lock.unlock();
     }
     if (timeout != null) {
-      waiter.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      // Not orTimeout: JDK 25 wakes its delay thread to arm and to cancel each such timer.
+      Scheduler.Cancellable timer =
+          Scheduler.system()
+              .schedule(
+                  () -> waiter.completeExceptionally(new TimeoutException()), timeout.toNanos());
       waiter.whenComplete(
           (view, error) -> {
+            timer.cancel();
             if (error != null) {
               forget(index, waiter);
             }
