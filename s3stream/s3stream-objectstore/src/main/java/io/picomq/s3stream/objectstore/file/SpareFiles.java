@@ -11,6 +11,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,6 +52,12 @@ final class SpareFiles implements AutoCloseable {
   static final String DIRECTORY = ".spare";
 
   private static final String LOCK_SUFFIX = ".lock";
+
+  /** A lock file's name until its store holds the lock. */
+  static final String UNNAMED_SUFFIX = ".new";
+
+  /** How old an unnamed lock file must be to count as left by a crash. */
+  private static final Duration UNNAMED_LOCK_AGE = Duration.ofMinutes(1);
 
   private final Path pools;
   private final int capacity;
@@ -167,7 +176,7 @@ final class SpareFiles implements AutoCloseable {
     Path own = pools.resolve(Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1));
     // The lock file gets its swept-by name only once locked (a lock follows the inode through the
     // rename), so no sweep can take a new store for a dead one.
-    Path unlocked = pools.resolve(own.getFileName() + ".new");
+    Path unlocked = pools.resolve(own.getFileName() + UNNAMED_SUFFIX);
     FileChannel channel =
         FileChannel.open(unlocked, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     try {
@@ -208,6 +217,29 @@ final class SpareFiles implements AutoCloseable {
       }
     } catch (IOException e) {
       LOG.warn("could not sweep abandoned spare files under {}: {}", pools, e.toString());
+    }
+    sweepUnnamedLocks();
+  }
+
+  /**
+   * Removes the lock files of stores that died before naming theirs: a store holds its {@code .new}
+   * name for the moment between creating and locking it, so one older than a minute is left by a
+   * crash.
+   */
+  private void sweepUnnamedLocks() {
+    FileTime before = FileTime.from(Instant.now().minus(UNNAMED_LOCK_AGE));
+    try (DirectoryStream<Path> found = Files.newDirectoryStream(pools, "*" + UNNAMED_SUFFIX)) {
+      for (Path unnamed : found) {
+        try {
+          if (Files.getLastModifiedTime(unnamed, LinkOption.NOFOLLOW_LINKS).compareTo(before) < 0) {
+            Files.deleteIfExists(unnamed);
+          }
+        } catch (NoSuchFileException e) {
+          // renamed or swept meanwhile
+        }
+      }
+    } catch (IOException e) {
+      LOG.warn("could not sweep unnamed lock files under {}: {}", pools, e.toString());
     }
   }
 

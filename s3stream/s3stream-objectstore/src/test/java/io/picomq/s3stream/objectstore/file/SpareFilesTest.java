@@ -11,6 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -137,11 +140,17 @@ class SpareFilesTest {
     Files.createDirectories(pools.resolve("dead"));
     Files.writeString(pools.resolve("dead/1"), "");
     Files.writeString(pools.resolve("dead.lock"), "");
+    // A store that died between creating its lock file and naming it, and one doing that now.
+    Path crashed = Files.writeString(pools.resolve("crashed" + SpareFiles.UNNAMED_SUFFIX), "");
+    Files.setLastModifiedTime(crashed, FileTime.from(Instant.now().minus(Duration.ofMinutes(2))));
+    Path starting = Files.writeString(pools.resolve("starting" + SpareFiles.UNNAMED_SUFFIX), "");
     try (FileObjectStore live = FileObjectStore.open(root, 1)) {
       put(live, "a", "x");
       live.delete(List.of("a")).get(30, TimeUnit.SECONDS);
       assertThat(pools.resolve("dead")).doesNotExist();
       assertThat(pools.resolve("dead.lock")).doesNotExist();
+      assertThat(crashed).doesNotExist();
+      assertThat(starting).exists();
       try (FileObjectStore other = FileObjectStore.open(root, 1)) {
         put(other, "b", "y");
         other.delete(List.of("b")).get(30, TimeUnit.SECONDS);
