@@ -20,6 +20,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,6 +44,8 @@ class UnavailableRetryTest {
   private ScriptedHttpServer server;
   private URI base;
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
+  private static final Pattern SEQ = Pattern.compile("[?&]seq=(\\d+)");
+
   private final AtomicInteger unavailableLeft = new AtomicInteger(1);
   private volatile String retryAfter = "0";
   private final AtomicInteger nextSeq = new AtomicInteger();
@@ -91,15 +95,20 @@ class UnavailableRetryTest {
     headers.put(PicoHeaders.START_SEQ, "0");
     headers.put(PicoHeaders.NEXT_SEQ, "2");
     headers.put(PicoHeaders.TIMESTAMP, "1000");
-    if (request.method().equals("GET") && request.target().contains("seq=")) {
+    Matcher seq = SEQ.matcher(request.target());
+    if (request.method().equals("GET") && seq.find()) {
       headers.put(PicoHeaders.UP_TO_DATE, "true");
       headers.put("Content-Type", "application/vnd.picomq.read");
-      byte[] batch =
-          ReadBatch.encode(
-              List.of(
+      // The stream holds "a" and "b": a read from past them (a consumer's next long-poll, which
+      // may start before the test polls again) gets nothing, as from a node.
+      long from = Long.parseLong(seq.group(1));
+      List<ReadBatch.Entry> entries =
+          Stream.of(
                   ReadBatch.Entry.of(0, 1000, Map.of(), "a".getBytes(StandardCharsets.UTF_8)),
-                  ReadBatch.Entry.of(1, 1000, Map.of(), "b".getBytes(StandardCharsets.UTF_8))));
-      return new ScriptedHttpServer.Answer(200, headers, batch);
+                  ReadBatch.Entry.of(1, 1000, Map.of(), "b".getBytes(StandardCharsets.UTF_8)))
+              .filter(entry -> entry.seq() >= from)
+              .toList();
+      return new ScriptedHttpServer.Answer(200, headers, ReadBatch.encode(entries));
     }
     if (request.method().equals("GET")) {
       headers.put("Content-Type", "application/json");
