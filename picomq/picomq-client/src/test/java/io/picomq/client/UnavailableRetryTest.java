@@ -38,14 +38,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class UnavailableRetryTest {
 
+  /** The offset a read asks for. */
+  private static final Pattern SEQ = Pattern.compile("[?&]seq=(\\d+)");
+
   /** A request as the server saw it, with when it arrived. */
   record Seen(String method, String target, Map<String, String> headers, String body, long nanos) {}
 
   private ScriptedHttpServer server;
   private URI base;
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
-  private static final Pattern SEQ = Pattern.compile("[?&]seq=(\\d+)");
-
   private final AtomicInteger unavailableLeft = new AtomicInteger(1);
   private volatile String retryAfter = "0";
   private final AtomicInteger nextSeq = new AtomicInteger();

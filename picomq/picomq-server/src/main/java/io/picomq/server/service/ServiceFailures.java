@@ -98,11 +98,7 @@ final class ServiceFailures {
     }
     // Not orTimeout: on JDK 25 its delay thread wakes to arm and again to cancel every timer, a
     // cost per request; the system scheduler's wheel takes both without waking anyone.
-    Scheduler.Cancellable timer =
-        Scheduler.system()
-            .schedule(() -> answer.completeExceptionally(timedOut(writes)), timeout.toNanos());
-    answer.whenComplete((value, failure) -> timer.cancel());
-    return answer;
+    return Scheduler.system().failAfter(answer, timeout.toNanos(), () -> timedOut(writes));
   }
 
   /** Why the engine refused an append, other than {@link AppendOutcome.Appended}. */

@@ -108,13 +108,9 @@ final class ViewPublisher<S> {
     }
     if (timeout != null) {
       // Not orTimeout: JDK 25 wakes its delay thread to arm and to cancel each such timer.
-      Scheduler.Cancellable timer =
-          Scheduler.system()
-              .schedule(
-                  () -> waiter.completeExceptionally(new TimeoutException()), timeout.toNanos());
+      Scheduler.system().failAfter(waiter, timeout.toNanos(), TimeoutException::new);
       waiter.whenComplete(
           (view, error) -> {
-            timer.cancel();
             if (error != null) {
               forget(index, waiter);
             }

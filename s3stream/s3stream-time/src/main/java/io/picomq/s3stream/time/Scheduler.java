@@ -1,5 +1,8 @@
 package io.picomq.s3stream.time;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
 /**
  * Time as the object store decorators see it: a monotonic clock and a way to run something later.
  * Tests substitute a manual one and step through backoffs and timeouts without sleeping.
@@ -21,6 +24,20 @@ public interface Scheduler {
    * first. The task must not block.
    */
   Cancellable schedule(Runnable task, long delayNanos);
+
+  /**
+   * Fails {@code future} with {@code failure}'s exception unless it completes within {@code
+   * delayNanos}: {@code orTimeout} on this scheduler, whose timer is cancelled when the future
+   * completes first.
+   *
+   * @return {@code future}
+   */
+  default <T> CompletableFuture<T> failAfter(
+      CompletableFuture<T> future, long delayNanos, Supplier<? extends Throwable> failure) {
+    Cancellable timer = schedule(() -> future.completeExceptionally(failure.get()), delayNanos);
+    future.whenComplete((value, error) -> timer.cancel());
+    return future;
+  }
 
   /**
    * The real clock, shared by the whole process; nothing to start or stop. A delay of {@value

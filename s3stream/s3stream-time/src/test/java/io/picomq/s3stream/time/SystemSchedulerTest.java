@@ -3,6 +3,7 @@ package io.picomq.s3stream.time;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
@@ -50,5 +51,19 @@ class SystemSchedulerTest {
     SYSTEM.schedule(() -> longAfter.complete(null), LONG + TimeUnit.MILLISECONDS.toNanos(50));
     CompletableFuture.allOf(shortAfter, longAfter).get(10, TimeUnit.SECONDS);
     assertThat(cancelledRan).isFalse();
+  }
+
+  @Test
+  void failAfterFailsALateFutureAndLeavesAnAnsweredOneAlone() throws Exception {
+    CompletableFuture<String> late = new CompletableFuture<>();
+    CompletableFuture<String> answered = new CompletableFuture<>();
+    SYSTEM.failAfter(late, SHORT, () -> new IllegalStateException("late"));
+    SYSTEM.failAfter(answered, SHORT, () -> new IllegalStateException("late"));
+    answered.complete("in time");
+    assertThat(late)
+        .failsWithin(10, TimeUnit.SECONDS)
+        .withThrowableOfType(ExecutionException.class)
+        .withCauseInstanceOf(IllegalStateException.class);
+    assertThat(answered.get()).isEqualTo("in time");
   }
 }
