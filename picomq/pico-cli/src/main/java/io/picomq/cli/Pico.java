@@ -211,7 +211,16 @@ public final class Pico implements Runnable {
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     commandLine.setExecutionExceptionHandler(CommandFailures::handleExecution);
     commandLine.setParameterExceptionHandler(CommandFailures::handleParameter);
+    allowDashedArguments(commandLine);
     return commandLine;
+  }
+
+  /** Set last: adding a subcommand gives it its parent's parser settings. */
+  private static void allowDashedArguments(CommandLine command) {
+    if (command.getCommand() instanceof DashedArguments) {
+      command.setUnmatchedOptionsArePositionalParams(true);
+    }
+    command.getSubcommands().values().forEach(Pico::allowDashedArguments);
   }
 
   /** The first argument that is not a global option or its value; "" if there is none. */

@@ -232,6 +232,18 @@ class AdminTokenCommandsTest {
   }
 
   @Test
+  void anIdThatBeginsWithADashIsAnIdNotAnOption() throws IOException {
+    // Base64url ids begin with '-' one time in 64; tokens issued before ids avoided it still do.
+    PicoRunner.Run revoked =
+        admin(request -> new Answer(204, Map.of(), ""), "token", "revoke", "-x4VfUq2Lm0a");
+    assertThat(revoked.exitCode()).as(revoked.toString()).isZero();
+    assertThat(revoked.out()).isEqualTo("revoked  -x4VfUq2Lm0a\n");
+    assertThat(server.requests())
+        .extracting(r -> r.method() + " " + r.target())
+        .containsExactly("DELETE /admin/tokens/-x4VfUq2Lm0a");
+  }
+
+  @Test
   void anonymousShowSetAndClear() throws IOException {
     Function<Request, Answer> script =
         request ->

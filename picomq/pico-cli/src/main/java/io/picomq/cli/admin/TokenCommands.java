@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.picomq.cli.DashedArguments;
 import io.picomq.cli.admin.AdminCommand.AdminVerb;
 import io.picomq.client.AdminClient;
 import io.picomq.client.TokenScope;
@@ -123,7 +124,7 @@ final class TokenCommands {
       name = "revoke",
       mixinStandardHelpOptions = true,
       description = "Revoke token ID (as 'pico admin token list' shows it). Exit 3 if unknown.")
-  static final class Revoke extends AdminVerb {
+  static final class Revoke extends AdminVerb implements DashedArguments {
     @Parameters(index = "0", paramLabel = "ID", description = "The token's id.")
     String id;
 
