@@ -221,6 +221,14 @@ class TokenOptionsTest {
   }
 
   @Test
+  void aTokenThatBeginsWithADashIsAValueNotAnOption() throws IOException {
+    String dashed = "-" + PROFILE_TOKEN.substring(1);
+    PicoRunner.Run set = PicoRunner.run(env(), "config", "set", "token", dashed);
+    assertThat(set.exitCode()).as(set.toString()).isZero();
+    assertThat(Files.readString(config)).contains(dashed);
+  }
+
+  @Test
   void tokenNewPrintsAFreshTokenInTheIssuedFormat() {
     Set<String> tokens = new HashSet<>();
     for (int i = 0; i < 3; i++) {

@@ -1,5 +1,6 @@
 package io.picomq.cli.config;
 
+import io.picomq.cli.DashedArguments;
 import io.picomq.cli.ExitCode;
 import io.picomq.cli.Failure;
 import io.picomq.cli.Pico;
@@ -58,7 +59,7 @@ public final class ConfigCommand implements Runnable {
         "Set KEY to VALUE in the profile named by --profile, else the current one, else",
         "'default'. The first profile made becomes the current one."
       })
-  static final class Set implements Runnable {
+  static final class Set implements Runnable, DashedArguments {
     @Spec CommandSpec spec;
 
     @Parameters(
