@@ -4,15 +4,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.picomq.sql.backend.BackendOptions;
 import io.picomq.sql.backend.MetaUrl;
+import io.picomq.sql.backend.Schema;
 import io.picomq.sql.backend.SqlBackend;
-import io.picomq.sql.backend.TableNames;
 import io.picomq.stream.StreamService;
 import io.picomq.stream.testing.MutableClock;
 import io.picomq.stream.testing.StreamServiceContract;
 import java.nio.file.Path;
-import java.sql.Statement;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,22 +56,7 @@ class EngineStreamServicePostgresTest extends StreamServiceContract {
     }
     node.close();
     try (SqlBackend backend = SqlBackend.open(MetaUrl.parse(URL), options)) {
-      TableNames tables = backend.tables();
-      backend.withConnection(
-          connection -> {
-            try (Statement drop = connection.createStatement()) {
-              for (String table :
-                  List.of(
-                      tables.log(),
-                      tables.snapshot(),
-                      tables.lease(),
-                      tables.nodesAlive(),
-                      tables.schemaVersion())) {
-                drop.execute("DROP TABLE IF EXISTS " + table);
-              }
-            }
-            return null;
-          });
+      Schema.drop(backend);
     }
   }
 }

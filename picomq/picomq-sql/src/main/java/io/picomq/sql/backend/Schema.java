@@ -14,6 +14,8 @@ import java.sql.Statement;
  * PREFIXlog            (idx BIGINT PRIMARY KEY, payload BYTEA NOT NULL)
  * PREFIXsnapshot       (id INTEGER PRIMARY KEY CHECK (id = 1), idx BIGINT NOT NULL,
  *                       payload BYTEA NOT NULL)
+ * PREFIXsnapshot_chunks (idx BIGINT NOT NULL, writer BIGINT NOT NULL, seq INTEGER NOT NULL,
+ *                       payload BYTEA NOT NULL, PRIMARY KEY (idx, writer, seq))
  * PREFIXlease          (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL,
  *                       epoch BIGINT NOT NULL, expires_at_millis BIGINT NOT NULL)
  * PREFIXnodes_alive    (node_id INTEGER PRIMARY KEY, node_epoch BIGINT NOT NULL,
@@ -27,6 +29,11 @@ import java.sql.Statement;
  * build never reads it. The version goes up only for a change an older build would misread. (An
  * older node renews no row, so newer nodes see it as dead: upgrade every node of a cluster before
  * relying on liveness.)
+ *
+ * <p>{@code snapshot_chunks} was added the same way. A snapshot row that points into it (snapshot
+ * envelope version 2, see {@code io.picomq.sql.log.SnapshotCodec}) is what an older build cannot
+ * read: it stops its log with "unknown snapshot format version 2" when it loads one, at start or
+ * when it must cross a truncation. It never misreads one.
  *
  * <p>The lease row is created with no holder ({@code ''}), epoch 0, expired. Creating twice is a
  * no-op. Several nodes may race to create the schema: on Postgres they take turns on a
@@ -82,6 +89,16 @@ public final class Schema {
                     + " NOT NULL)");
             statement.execute(
                 "CREATE TABLE IF NOT EXISTS "
+                    + tables.snapshotChunks()
+                    + " (idx "
+                    + int64
+                    + " NOT NULL, writer "
+                    + int64
+                    + " NOT NULL, seq INTEGER NOT NULL, payload "
+                    + bytes
+                    + " NOT NULL, PRIMARY KEY (idx, writer, seq))");
+            statement.execute(
+                "CREATE TABLE IF NOT EXISTS "
                     + tables.lease()
                     + " (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL, epoch "
                     + int64
@@ -129,6 +146,7 @@ public final class Schema {
                 new String[] {
                   tables.log(),
                   tables.snapshot(),
+                  tables.snapshotChunks(),
                   tables.lease(),
                   tables.nodesAlive(),
                   tables.schemaVersion()

@@ -35,6 +35,14 @@ public record TableNames(String prefix) {
     return prefix + "snapshot";
   }
 
+  /**
+   * The pieces of the stored snapshot: {@code (idx, writer, seq, payload)}, see {@code
+   * io.picomq.sql.log.SnapshotTable}.
+   */
+  public String snapshotChunks() {
+    return prefix + "snapshot_chunks";
+  }
+
   /** The single lease row: {@code (id = 1, holder, epoch, expires_at_millis)}. */
   public String lease() {
     return prefix + "lease";

@@ -18,6 +18,9 @@ import java.util.concurrent.ThreadFactory;
  * @param snapshotBytesPerInterval the snapshot size one interval pays for: after a snapshot n times
  *     this size, the next waits n intervals, so snapshots cost the same per row however large the
  *     state grows
+ * @param snapshotChunkBytes a snapshot is stored in rows of at most this many bytes, each written
+ *     in a transaction of its own, so that no single write holds the database (SQLite's one write
+ *     lock) for as long as the whole snapshot takes
  * @param pollInterval how long an idle tailer waits before reading the table again (a local
  *     proposal wakes it at once, and on Postgres so does another node's row)
  * @param readBatchRows the most rows the tailer reads per query
@@ -35,6 +38,7 @@ public record LogOptions(
     int maxRowBytes,
     long snapshotEveryRows,
     long snapshotBytesPerInterval,
+    int snapshotChunkBytes,
     Duration pollInterval,
     int readBatchRows,
     int maxPendingProposals,
@@ -50,6 +54,7 @@ public record LogOptions(
     requireRange("maxRowBytes", maxRowBytes, 1, Integer.MAX_VALUE);
     requireRange("snapshotEveryRows", snapshotEveryRows, 2, Long.MAX_VALUE);
     requireRange("snapshotBytesPerInterval", snapshotBytesPerInterval, 1, Long.MAX_VALUE);
+    requireRange("snapshotChunkBytes", snapshotChunkBytes, 1, 1 << 30);
     requireRange("readBatchRows", readBatchRows, 1, 100_000);
     requireRange("maxPendingProposals", maxPendingProposals, 1, Integer.MAX_VALUE);
     requirePositive("pollInterval", pollInterval);
@@ -70,8 +75,9 @@ public record LogOptions(
 
   /**
    * The defaults: 256 commands or 1 MiB per row, a snapshot every 1024 rows for each MiB it holds
-   * (at least one), a 10 ms poll, 64 rows per read, 65,536 waiting proposals, back off up to 1 s,
-   * platform daemon threads, and proposal futures completed on virtual threads.
+   * (at least one), stored in chunks of 1 MiB, a 10 ms poll, 64 rows per read, 65,536 waiting
+   * proposals, back off up to 1 s, platform daemon threads, and proposal futures completed on
+   * virtual threads.
    */
   public static LogOptions defaults() {
     return builder().build();
@@ -89,6 +95,7 @@ public record LogOptions(
     builder.maxRowBytes = maxRowBytes;
     builder.snapshotEveryRows = snapshotEveryRows;
     builder.snapshotBytesPerInterval = snapshotBytesPerInterval;
+    builder.snapshotChunkBytes = snapshotChunkBytes;
     builder.pollInterval = pollInterval;
     builder.readBatchRows = readBatchRows;
     builder.maxPendingProposals = maxPendingProposals;
@@ -105,6 +112,7 @@ public record LogOptions(
     private int maxRowBytes = 1 << 20;
     private long snapshotEveryRows = 1024;
     private long snapshotBytesPerInterval = 1 << 20;
+    private int snapshotChunkBytes = 1 << 20;
     private Duration pollInterval = Duration.ofMillis(10);
     private int readBatchRows = 64;
     private int maxPendingProposals = 65_536;
@@ -151,6 +159,12 @@ public record LogOptions(
       return this;
     }
 
+    public Builder snapshotChunkBytes(int snapshotChunkBytes) {
+      once("snapshotChunkBytes");
+      this.snapshotChunkBytes = snapshotChunkBytes;
+      return this;
+    }
+
     public Builder pollInterval(Duration pollInterval) {
       once("pollInterval");
       this.pollInterval = pollInterval;
@@ -194,6 +208,7 @@ public record LogOptions(
           maxRowBytes,
           snapshotEveryRows,
           snapshotBytesPerInterval,
+          snapshotChunkBytes,
           pollInterval,
           readBatchRows,
           maxPendingProposals,

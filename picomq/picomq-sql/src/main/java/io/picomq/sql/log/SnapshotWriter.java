@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * same as the state grows, and so does the replay a restart makes, relative to the snapshot it
  * loads. The rule reads only the stored snapshot, so every node decides alike. Under a stream of
  * creates on SQLite, writing a 3 MB snapshot every 1,024 rows held the database's write lock long
- * enough to set the p99 of every write behind it.
+ * enough to set the p99 of every write behind it. {@link SnapshotTable} stores it in chunks, so no
+ * single write holds that lock for the whole snapshot.
  */
 final class SnapshotWriter<S> {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotWriter.class);

@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
  *       node's tailer applied the row.
  *   <li>Readers call {@link #view()}: an atomic load, never SQL.
  *   <li>Every {@link LogOptions#snapshotEveryRows()} rows (more for a large state, see {@link
- *       LogOptions#snapshotBytesPerInterval()}) the encoded state goes to the single snapshot row
- *       and the log is truncated below it. A tailer that needs a truncated row reinstalls from the
- *       snapshot.
+ *       LogOptions#snapshotBytesPerInterval()}) the encoded state is stored in chunks, the single
+ *       snapshot row is switched to them and the log is truncated below it. A tailer that needs a
+ *       truncated row reinstalls from the snapshot.
  *   <li>A row that cannot be decoded or applied stops the sink: waiting proposals and every later
  *       one fail with {@link LogStoppedException}, and the view stays at the last good row.
  * </ul>
@@ -93,10 +93,10 @@ public final class SqlLog<S, C, R> implements AutoCloseable {
         new ViewPublisher<>(new View<>(0, machine.initial()), options.completionExecutor());
     this.pending = new PendingBatches<>(options.completionExecutor());
 
-    SnapshotTable snapshots = new SnapshotTable(backend);
-    this.snapshotWriter = new SnapshotWriter<>(machine, snapshots, options);
     // Random, so that rows a previous incarnation of this node wrote are never mistaken for ours.
     long writerId = UUID.randomUUID().getMostSignificantBits();
+    SnapshotTable snapshots = new SnapshotTable(backend, writerId, options.snapshotChunkBytes());
+    this.snapshotWriter = new SnapshotWriter<>(machine, snapshots, options);
     LogTable table = new LogTable(backend, writerId);
     this.table = table;
     this.tailer =

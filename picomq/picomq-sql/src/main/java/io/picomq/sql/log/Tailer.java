@@ -111,8 +111,8 @@ final class Tailer<S, C, R> implements Runnable {
 
   /** Installs the stored snapshot, if any, and starts waiting for the rows present now. */
   private void prepare() throws SQLException {
-    Optional<StoredRow> snapshot = snapshots.read();
-    if (snapshot.isPresent() && !install(snapshot.get())) {
+    Optional<StoredRow> snapshot = readSnapshot();
+    if (snapshot == null || (snapshot.isPresent() && !install(snapshot.get()))) {
       return;
     }
     long target = log.lastIndex();
@@ -151,7 +151,10 @@ final class Tailer<S, C, R> implements Runnable {
 
   /** Rows from {@code missing} up to {@code found - 1} are gone: cross them on the snapshot. */
   private void reinstall(long missing, long found) throws SQLException {
-    Optional<StoredRow> snapshot = snapshots.read();
+    Optional<StoredRow> snapshot = readSnapshot();
+    if (snapshot == null) {
+      return;
+    }
     if (snapshot.isEmpty() || snapshot.get().index() < missing) {
       stopSink.accept(
           new LogStoppedException(
@@ -171,6 +174,21 @@ final class Tailer<S, C, R> implements Runnable {
           missing,
           found - 1,
           snapshot.get().index());
+    }
+  }
+
+  /** The stored snapshot, or null when it cannot be read (the sink is stopped then). */
+  private Optional<StoredRow> readSnapshot() throws SQLException {
+    try {
+      return snapshots.read();
+    } catch (LogDecodeException e) {
+      stopSink.accept(
+          new LogStoppedException(
+              views.current().appliedIndex() + 1,
+              LogStoppedException.Reason.UNDECODABLE_SNAPSHOT,
+              e.getMessage(),
+              e));
+      return null;
     }
   }
 

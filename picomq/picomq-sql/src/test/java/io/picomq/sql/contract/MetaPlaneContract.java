@@ -111,6 +111,8 @@ public abstract class MetaPlaneContract {
     return LogOptions.builder()
         .name(name)
         .pollInterval(pollInterval)
+        // Small chunks: every snapshot in these tests is stored in several.
+        .snapshotChunkBytes(16)
         .maxRetryBackoff(Duration.ofMillis(50));
   }
 
@@ -397,6 +399,97 @@ public abstract class MetaPlaneContract {
     assertThat(started).isEqualTo(before);
     assertThat(seen.get(0).appliedIndex()).as("first view: the snapshot").isEqualTo(32);
     assertThat(seen.stream().map(View::appliedIndex)).containsExactlyElementsOf(range(32, 40));
+  }
+
+  @Test
+  void aSnapshotIsStoredInChunksAndOnlyTheNewestIsKept() throws Exception {
+    SqlBackend raw = openNodeBackend();
+    String chunks = raw.tables().snapshotChunks();
+    // What a writer that died between its chunks and its switch leaves behind.
+    raw.withConnection(
+        connection -> {
+          try (PreparedStatement insert =
+              connection.prepareStatement(
+                  "INSERT INTO " + chunks + " (idx, writer, seq, payload) VALUES (8, 42, 0, ?)")) {
+            insert.setBytes(1, new byte[] {0});
+            return insert.executeUpdate();
+          }
+        });
+    SqlLog<KvState, KvCommand, KvResult> log =
+        startLog(node(), fastLog("chunked").snapshotEveryRows(16).build());
+    for (int i = 0; i < 40; i++) {
+      propose(log, new KvCommand.Put("k" + (i % 5), "v" + i));
+    }
+    Eventually.await(WAIT, "the snapshot through row 32 is stored", () -> snapshotIndex(raw) == 32);
+
+    // The row holds a manifest (version 2, 33 bytes), the state is in chunks of at most 16 bytes.
+    assertThat(queryLong(raw, "SELECT length(payload) FROM " + raw.tables().snapshot()))
+        .isEqualTo(33);
+    assertThat(queryLong(raw, "SELECT COUNT(DISTINCT idx) FROM " + chunks))
+        .as("chunks of the snapshot through row 16 and the dead writer's are gone")
+        .isEqualTo(1);
+    assertThat(queryLong(raw, "SELECT MIN(idx) FROM " + chunks)).isEqualTo(32);
+    assertThat(queryLong(raw, "SELECT COUNT(*) FROM " + chunks)).isGreaterThan(2);
+    assertThat(queryLong(raw, "SELECT MAX(length(payload)) FROM " + chunks)).isEqualTo(16);
+  }
+
+  @Test
+  void aSnapshotWrittenWholeByAnOlderBuildStillLoads() throws Exception {
+    SqlLog<KvState, KvCommand, KvResult> first =
+        startLog(node(), fastLog("old").snapshotEveryRows(1 << 20).build());
+    for (int i = 0; i < 10; i++) {
+      propose(first, new KvCommand.Put("k" + i, "v" + i));
+    }
+    View<KvState> before = first.view();
+    first.close();
+    // Envelope version 1 in the row itself, as documented: version, index, state, CRC32C.
+    byte[] state = MACHINE.encodeSnapshot(before.state());
+    java.nio.ByteBuffer envelope = java.nio.ByteBuffer.allocate(1 + 8 + state.length + 4);
+    envelope.put((byte) 1).putLong(before.appliedIndex()).put(state);
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(envelope.array(), 0, envelope.position());
+    envelope.putInt((int) crc.getValue());
+    SqlBackend raw = openNodeBackend();
+    raw.withConnection(
+        connection -> {
+          try (PreparedStatement insert =
+              connection.prepareStatement(
+                  "INSERT INTO "
+                      + raw.tables().snapshot()
+                      + " (id, idx, payload) VALUES (1, ?, ?)")) {
+            insert.setLong(1, before.appliedIndex());
+            insert.setBytes(2, envelope.array());
+            return insert.executeUpdate();
+          }
+        });
+    execute(raw, "DELETE FROM " + raw.tables().log() + " WHERE idx < " + before.appliedIndex());
+
+    SqlLog<KvState, KvCommand, KvResult> restarted =
+        new SqlLog<>(node(), MACHINE, fastLog("new").build());
+    closeables.add(restarted);
+    assertThat(restarted.start().get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(before);
+  }
+
+  @Test
+  void aSnapshotMissingAChunkStopsTheSinkClearly() throws Exception {
+    SqlLog<KvState, KvCommand, KvResult> first =
+        startLog(node(), fastLog("first").snapshotEveryRows(16).build());
+    for (int i = 0; i < 20; i++) {
+      propose(first, new KvCommand.Put("k" + (i % 5), "v" + i));
+    }
+    SqlBackend raw = openNodeBackend();
+    Eventually.await(WAIT, "the snapshot through row 16 is stored", () -> snapshotIndex(raw) == 16);
+    first.close();
+    execute(raw, "DELETE FROM " + raw.tables().snapshotChunks() + " WHERE seq = 1");
+
+    SqlLog<KvState, KvCommand, KvResult> restarted =
+        new SqlLog<>(node(), MACHINE, fastLog("restarted").build());
+    closeables.add(restarted);
+    assertThatThrownBy(() -> restarted.start().get(WAIT.toSeconds(), TimeUnit.SECONDS))
+        .hasCauseInstanceOf(LogStoppedException.class)
+        .cause()
+        .hasMessageContaining("undecodable (snapshot)")
+        .hasMessageContaining("the chunks of the snapshot through row 16 are not all there");
   }
 
   @ParameterizedTest(name = "{0}")
