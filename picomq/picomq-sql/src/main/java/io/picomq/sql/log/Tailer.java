@@ -100,6 +100,14 @@ final class Tailer<S, C, R> implements Runnable {
           health.pause(backoff.next());
         }
       }
+    } catch (LogDecodeException e) {
+      // The stored snapshot's manifest or chunks (read at start or to cross a truncation).
+      stopSink.accept(
+          new LogStoppedException(
+              views.current().appliedIndex() + 1,
+              LogStoppedException.Reason.UNDECODABLE_SNAPSHOT,
+              e.getMessage(),
+              e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -110,9 +118,9 @@ final class Tailer<S, C, R> implements Runnable {
   }
 
   /** Installs the stored snapshot, if any, and starts waiting for the rows present now. */
-  private void prepare() throws SQLException {
-    Optional<StoredRow> snapshot = readSnapshot();
-    if (snapshot == null || (snapshot.isPresent() && !install(snapshot.get()))) {
+  private void prepare() throws SQLException, LogDecodeException {
+    Optional<StoredRow> snapshot = snapshots.read();
+    if (snapshot.isPresent() && !install(snapshot.get())) {
       return;
     }
     long target = log.lastIndex();
@@ -128,7 +136,7 @@ final class Tailer<S, C, R> implements Runnable {
             });
   }
 
-  private void tailOnce() throws SQLException, InterruptedException {
+  private void tailOnce() throws SQLException, InterruptedException, LogDecodeException {
     List<StoredRow> rows = log.readAfter(views.current().appliedIndex(), options.readBatchRows());
     for (StoredRow row : rows) {
       long next = views.current().appliedIndex() + 1;
@@ -150,11 +158,8 @@ final class Tailer<S, C, R> implements Runnable {
   }
 
   /** Rows from {@code missing} up to {@code found - 1} are gone: cross them on the snapshot. */
-  private void reinstall(long missing, long found) throws SQLException {
-    Optional<StoredRow> snapshot = readSnapshot();
-    if (snapshot == null) {
-      return;
-    }
+  private void reinstall(long missing, long found) throws SQLException, LogDecodeException {
+    Optional<StoredRow> snapshot = snapshots.read();
     if (snapshot.isEmpty() || snapshot.get().index() < missing) {
       stopSink.accept(
           new LogStoppedException(
@@ -174,21 +179,6 @@ final class Tailer<S, C, R> implements Runnable {
           missing,
           found - 1,
           snapshot.get().index());
-    }
-  }
-
-  /** The stored snapshot, or null when it cannot be read (the sink is stopped then). */
-  private Optional<StoredRow> readSnapshot() throws SQLException {
-    try {
-      return snapshots.read();
-    } catch (LogDecodeException e) {
-      stopSink.accept(
-          new LogStoppedException(
-              views.current().appliedIndex() + 1,
-              LogStoppedException.Reason.UNDECODABLE_SNAPSHOT,
-              e.getMessage(),
-              e));
-      return null;
     }
   }
 
