@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -26,7 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       then the node dies, which is a crash between a row's insert and its apply;
  *   <li>{@link #stallAfterNextLogInsert()}: likewise, but the node hangs instead of dying;
  *   <li>{@link #loseAnswerOfNextLogInsert()}: the next insert into the log table runs, then reports
- *       a failure, as when a connection breaks while the commit is acknowledged.
+ *       a failure, as when a connection breaks while the commit is acknowledged;
+ *   <li>{@link #beforeBorrow(int, Runnable)}: something another node does runs just before one of
+ *       this node's later borrows, between two of its statements.
  * </ul>
  *
  * Closing it leaves the real backend open (the suite owns that).
@@ -47,6 +50,11 @@ public final class FaultyBackend implements SqlBackend {
   private volatile boolean killAfterLogInsert;
   private volatile boolean stallAfterLogInsert;
   private volatile boolean loseAnswerOfLogInsert;
+
+  /** Borrows left until {@link #beforeBorrow} runs its task; 0 when none is set. */
+  private final AtomicInteger borrowsUntilTask = new AtomicInteger();
+
+  private volatile Runnable beforeBorrowTask;
 
   public FaultyBackend(SqlBackend delegate) {
     this.delegate = delegate;
@@ -88,6 +96,12 @@ public final class FaultyBackend implements SqlBackend {
     loseAnswerOfLogInsert = true;
   }
 
+  /** Runs {@code task} once, just before the {@code nth} borrow from now (1: the next one). */
+  public void beforeBorrow(int nth, Runnable task) {
+    beforeBorrowTask = task;
+    borrowsUntilTask.set(nth);
+  }
+
   public boolean dead() {
     return dead;
   }
@@ -119,6 +133,9 @@ public final class FaultyBackend implements SqlBackend {
 
   @Override
   public <T> T withConnection(SqlWork<T> work) throws SQLException {
+    if (borrowsUntilTask.get() > 0 && borrowsUntilTask.decrementAndGet() == 0) {
+      beforeBorrowTask.run();
+    }
     awaitNotStalled();
     if (dead) {
       throw new SQLException("injected fault: node is dead");

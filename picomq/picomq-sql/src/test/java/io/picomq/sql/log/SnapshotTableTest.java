@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.picomq.sql.backend.BackendOptions;
 import io.picomq.sql.backend.MetaUrl;
 import io.picomq.sql.backend.SqlBackend;
-import io.picomq.sql.backend.SqlDialect;
-import io.picomq.sql.backend.SqlWork;
-import io.picomq.sql.backend.TableNames;
+import io.picomq.sql.fault.FaultyBackend;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,13 +44,15 @@ class SnapshotTableTest {
 
     // The reader's first statement reads the row (manifest of row 10); before its second, which
     // reads the chunks, node b stores row 20 and removes row 10's chunks.
-    AtomicReference<Runnable> beforeSecondStatement = new AtomicReference<>();
-    SqlBackend interleaved = new InterleavingBackend(backend, beforeSecondStatement);
+    FaultyBackend interleaved = new FaultyBackend(backend);
     SnapshotTable reader = new SnapshotTable(interleaved, 3, 4);
-    beforeSecondStatement.set(
+    AtomicBoolean switched = new AtomicBoolean();
+    interleaved.beforeBorrow(
+        2,
         () -> {
           try {
             assertThat(b.writeAndTruncate(20, newer)).isZero();
+            switched.set(true);
           } catch (SQLException e) {
             throw new AssertionError(e);
           }
@@ -60,7 +60,7 @@ class SnapshotTableTest {
 
     StoredRow read = reader.read().orElseThrow();
 
-    assertThat(beforeSecondStatement.get()).as("the switch ran between the reads").isNull();
+    assertThat(switched).as("the switch ran between the reads").isTrue();
     assertThat(read.index()).isEqualTo(20);
     assertThat(read.payload()).isEqualTo(newer);
     assertThat(reader.stored()).isEqualTo(new SnapshotTable.Stored(20, newer.length));
@@ -81,46 +81,5 @@ class SnapshotTableTest {
             return rows.getLong(1);
           }
         });
-  }
-
-  /** Runs a task once, before the second statement a caller makes through it. */
-  private static final class InterleavingBackend implements SqlBackend {
-    private final SqlBackend delegate;
-    private final AtomicReference<Runnable> beforeSecond;
-    private int calls;
-
-    InterleavingBackend(SqlBackend delegate, AtomicReference<Runnable> beforeSecond) {
-      this.delegate = delegate;
-      this.beforeSecond = beforeSecond;
-    }
-
-    @Override
-    public SqlDialect dialect() {
-      return delegate.dialect();
-    }
-
-    @Override
-    public TableNames tables() {
-      return delegate.tables();
-    }
-
-    @Override
-    public String describe() {
-      return delegate.describe();
-    }
-
-    @Override
-    public <T> T withConnection(SqlWork<T> work) throws SQLException {
-      if (++calls == 2) {
-        Runnable task = beforeSecond.getAndSet(null);
-        if (task != null) {
-          task.run();
-        }
-      }
-      return delegate.withConnection(work);
-    }
-
-    @Override
-    public void close() {}
   }
 }
