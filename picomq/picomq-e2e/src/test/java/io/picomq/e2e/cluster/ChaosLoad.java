@@ -14,6 +14,8 @@ import io.picomq.client.ReadResult;
 import io.picomq.client.Record;
 import java.net.URI;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -111,7 +113,13 @@ final class ChaosLoad implements AutoCloseable {
   private final List<PicoClient> clients;
   private final List<Producer> producers = new ArrayList<>();
   private final List<Follower> followers = new ArrayList<>();
+
+  /** What the checks at the end found: listed first, as a failing consumer may repeat a lot. */
   private final ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+
+  /** What went wrong while the load ran, each with its time of day (UTC, as the nodes log it). */
+  private final ConcurrentLinkedQueue<String> problemsDuringLoad = new ConcurrentLinkedQueue<>();
+
   private final ConcurrentHashMap<String, Integer> retries = new ConcurrentHashMap<>();
   private final AtomicInteger sessionsReplaced = new AtomicInteger();
   private volatile boolean stopping;
@@ -177,7 +185,13 @@ final class ChaosLoad implements AutoCloseable {
 
   /** What broke an expectation so far. */
   List<String> problems() {
-    return List.copyOf(problems);
+    List<String> all = new ArrayList<>(problems);
+    all.addAll(problemsDuringLoad);
+    return List.copyOf(all);
+  }
+
+  private void duringLoad(String problem) {
+    problemsDuringLoad.add(LocalTime.now(ZoneOffset.UTC) + " " + problem);
   }
 
   /**
@@ -372,7 +386,7 @@ final class ChaosLoad implements AutoCloseable {
         session.close();
         done.complete(null);
       } catch (Throwable e) {
-        problems.add("producer of " + stream(stream) + ": " + e);
+        duringLoad("producer of " + stream(stream) + ": " + e);
         done.completeExceptionally(e);
       }
     }
@@ -413,14 +427,14 @@ final class ChaosLoad implements AutoCloseable {
 
     private void onAnswer(long n, AppendResult result, Throwable failure) {
       if (failure != null) {
-        problems.add(
+        duringLoad(
             stream(stream) + " n " + n + " failed in session epoch " + epoch + ": " + failure);
         return;
       }
       long now = System.nanoTime();
       longestAckGapNanos.accumulateAndGet(now - lastAck.getAndSet(now), Math::max);
       if (lastAckedN.getAndSet(n) >= n) {
-        problems.add(stream(stream) + " n " + n + " was acknowledged after a later one");
+        duringLoad(stream(stream) + " n " + n + " was acknowledged after a later one");
       }
       acked.put(n, new Ack(result.duplicate() ? -1 : result.startSeq(), now));
     }
@@ -460,14 +474,14 @@ final class ChaosLoad implements AutoCloseable {
           try {
             read = consumer.poll(Duration.ofMillis(500));
           } catch (PicoException e) {
-            problems.add("consumer of " + stream(stream) + " failed: " + e);
+            duringLoad("consumer of " + stream(stream) + " failed: " + e);
             consumer.close();
             consumer = null;
             continue;
           }
           for (ReadRecord record : read.records()) {
             if (record.seq() != next) {
-              problems.add(
+              duringLoad(
                   "consumer of "
                       + stream(stream)
                       + " expected seq "
@@ -482,7 +496,7 @@ final class ChaosLoad implements AutoCloseable {
         }
       } catch (RuntimeException e) {
         if (!stopped) {
-          problems.add("consumer of " + stream(stream) + ": " + e);
+          duringLoad("consumer of " + stream(stream) + ": " + e);
         }
       } finally {
         if (consumer != null) {

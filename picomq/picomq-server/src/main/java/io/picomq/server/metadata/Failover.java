@@ -5,6 +5,8 @@ import io.picomq.meta.command.Command;
 import io.picomq.meta.state.MetadataState;
 import io.picomq.meta.state.NodeRecord;
 import io.picomq.meta.state.StreamEntry;
+import io.picomq.s3stream.api.Causes;
+import io.picomq.s3stream.api.MetadataRejectedException;
 import io.picomq.s3stream.api.OrphanedStreams;
 import io.picomq.s3stream.api.StreamMetadata;
 import io.picomq.s3stream.api.TakeoverReport;
@@ -14,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -126,11 +129,21 @@ public final class Failover implements AutoCloseable {
         .proposeAccepted(
             new Command.TakeOverNode(node.nodeId(), node.nodeEpoch(), me.nodeId(), me.nodeEpoch()))
         .join();
-    TakeoverReport report =
-        engine
-            .takeOver(node.nodeId(), new TakenOverStreams(plane, node.nodeId(), node.nodeEpoch()))
-            .orTimeout(TAKEOVER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-            .join();
+    TakeoverReport report;
+    try {
+      report =
+          engine
+              .takeOver(node.nodeId(), new TakenOverStreams(plane, node.nodeId(), node.nodeEpoch()))
+              .orTimeout(TAKEOVER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+              .join();
+    } catch (CompletionException e) {
+      if (Causes.unwrap(e) instanceof MetadataRejectedException refused && takeoverEnded(refused)) {
+        // Whoever ended it (the node's new process, another taker) recovers what this one left.
+        LOG.info("takeover of node {} stopped: {}", node.nodeId(), refused.getMessage());
+        return;
+      }
+      throw e;
+    }
     LOG.info(
         "took over node {} epoch {} in {} ms: WAL fenced at epoch {}, {} records read, {} uploaded"
             + " ({} bytes), {} already committed or dropped; {} streams closed",
@@ -144,6 +157,14 @@ public final class Failover implements AutoCloseable {
         report.droppedRecords(),
         report.closedStreams());
     spread(node.nodeId());
+  }
+
+  /** Whether the log refused the taker because its takeover ended, not for a fault of its own. */
+  private static boolean takeoverEnded(MetadataRejectedException refused) {
+    return switch (refused.reason()) {
+      case FENCED, NODE_FENCED, OPEN_ON_OTHER_NODE -> true;
+      default -> false;
+    };
   }
 
   /**
@@ -186,22 +207,39 @@ public final class Failover implements AutoCloseable {
       this.nodeEpoch = nodeEpoch;
     }
 
-    /** Empty once the takeover ended: the node came back, or another node took over from us. */
+    /**
+     * Refused ({@link MetadataRejectedException}, {@code FENCED}) once the takeover ended: the node
+     * came back, or another node took over from this one. Never an empty list then: the engine
+     * would take it for "nothing open" and reset the WAL, whose records the node's new process (or
+     * the other taker) has yet to recover.
+     */
     @Override
     public CompletableFuture<List<StreamMetadata>> streams() {
       MetadataState state = plane.state();
       NodeRecord node = state.nodes().get(nodeId);
+      int self = plane.identity().nodeId();
+      if (node == null || node.nodeEpoch() != nodeEpoch || node.takerNodeId() != self) {
+        return CompletableFuture.failedFuture(ended(node));
+      }
       List<StreamMetadata> open = new ArrayList<>();
-      if (node != null
-          && node.nodeEpoch() == nodeEpoch
-          && node.takerNodeId() == plane.identity().nodeId()) {
-        for (StreamEntry stream : state.streams().values()) {
-          if (stream.isOpen() && stream.nodeId() == nodeId) {
-            open.add(PlaneStreamManager.metadata(stream));
-          }
+      for (StreamEntry stream : state.streams().values()) {
+        if (stream.isOpen() && stream.nodeId() == nodeId) {
+          open.add(PlaneStreamManager.metadata(stream));
         }
       }
       return CompletableFuture.completedFuture(List.copyOf(open));
+    }
+
+    private MetadataRejectedException ended(NodeRecord now) {
+      String why =
+          now == null
+              ? "it is no longer registered"
+              : now.nodeEpoch() != nodeEpoch
+                  ? "the node came back (epoch " + now.nodeEpoch() + ")"
+                  : "node " + now.takerNodeId() + " took it over from this one";
+      return new MetadataRejectedException(
+          MetadataRejectedException.Reason.FENCED,
+          "the takeover of node " + nodeId + " epoch " + nodeEpoch + " ended: " + why);
     }
 
     @Override

@@ -14,8 +14,12 @@ public interface OrphanedStreams {
   /**
    * The streams the failed node still has open: each with the epoch it was opened at and its
    * committed end. A takeover asks before it lists the node's WAL (nothing open: nothing to do),
-   * again once it has chosen its fence epoch (nothing open: the node came back, its new process
-   * recovers the WAL), and once after fencing, and trusts that last answer.
+   * again once it has chosen its fence epoch, and once after fencing, and trusts that last answer.
+   *
+   * <p>Once the takeover ended (the node came back, or another node took over from this taker) the
+   * future fails with {@link MetadataRejectedException}, never completes empty: the takeover then
+   * stops and leaves the WAL as it is, for whoever ended it to recover. An empty answer after
+   * fencing would reset the WAL, and the records nobody had committed yet would be lost.
    */
   CompletableFuture<List<StreamMetadata>> streams();
 

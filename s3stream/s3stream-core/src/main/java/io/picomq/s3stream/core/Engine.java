@@ -420,7 +420,16 @@ public final class Engine implements StreamEngine {
               }
               borrowed.close();
               Throwable cause = Causes.unwrap(error);
-              LOG.warn("takeover of node {}'s WAL at epoch {} failed", nodeId, epoch, cause);
+              if (cause instanceof MetadataRejectedException) {
+                // The takeover ended (see OrphanedStreams#streams): expected, not a fault.
+                LOG.info(
+                    "takeover of node {}'s WAL at epoch {} stopped: {}",
+                    nodeId,
+                    epoch,
+                    cause.getMessage());
+              } else {
+                LOG.warn("takeover of node {}'s WAL at epoch {} failed", nodeId, epoch, cause);
+              }
               throw asCompletion(
                   cause instanceof WalFencedException
                       ? new TakeoverFencedException(nodeId, epoch, cause)
