@@ -8,6 +8,7 @@ import io.picomq.s3stream.api.OrphanedStreams;
 import io.picomq.s3stream.api.Stream;
 import io.picomq.s3stream.api.StreamEngine;
 import io.picomq.s3stream.api.StreamManager;
+import io.picomq.s3stream.api.StreamMetadata;
 import io.picomq.s3stream.api.TakeoverFencedException;
 import io.picomq.s3stream.api.TakeoverReport;
 import io.picomq.s3stream.core.blockcache.BlockCache;
@@ -401,13 +402,47 @@ public final class Engine implements StreamEngine {
             });
   }
 
+  /**
+   * A takeover's view of the orphans once it has fenced their WAL, where the streams were open a
+   * moment before: an empty answer now means someone closed them meanwhile (the node's new process,
+   * or another taker), and whoever did has yet to read the WAL. So the takeover stops there, as
+   * when the host refuses outright, instead of resetting what that process has not read.
+   */
+  private record StillOrphaned(int nodeId, OrphanedStreams orphans) implements OrphanedStreams {
+    @Override
+    public CompletableFuture<List<StreamMetadata>> streams() {
+      return orphans
+          .streams()
+          .thenApply(
+              open -> {
+                if (open.isEmpty()) {
+                  throw new MetadataRejectedException(
+                      MetadataRejectedException.Reason.FENCED,
+                      "node " + nodeId + "'s streams were closed by another process meanwhile");
+                }
+                return open;
+              });
+    }
+
+    @Override
+    public CompletableFuture<Void> closeStream(long streamId, long epoch) {
+      return orphans.closeStream(streamId, epoch);
+    }
+  }
+
   /** Fences, recovers and resets the node's WAL under {@code epoch}, then lets it go. */
   private CompletableFuture<TakeoverReport> recoverWalOf(
       int nodeId, long epoch, OrphanedStreams orphans) {
     LOG.info("node {} takes over the WAL of node {} at epoch {}", config.nodeId(), nodeId, epoch);
     WriteAheadLog borrowed = clusterWals.open(nodeId, epoch);
     WalRecovery takeover =
-        new WalRecovery(borrowed, orphans, uploader, committer, metrics, uploadThresholdBytes);
+        new WalRecovery(
+            borrowed,
+            new StillOrphaned(nodeId, orphans),
+            uploader,
+            committer,
+            metrics,
+            uploadThresholdBytes);
     return takeover
         .run()
         .handle(

@@ -369,6 +369,42 @@ public abstract class TakeoverContract {
   }
 
   @Test
+  void aTakerToldAfterFencingThatNothingIsOpenLeavesTheWalToTheNodesNextProcess() throws Exception {
+    Process dead = start(DEAD, 1, c -> c);
+    appendRecords(dead);
+    dead.kill();
+    metadata.failNode(DEAD, TAKER);
+    Process taker = start(TAKER, 1, SMALL_UPLOADS);
+    // A host that answers "nothing open" once the WAL is fenced (the third question), as PicoMQ's
+    // did when the node's next process registered just then. That process starts its WAL after
+    // the takeover is over: a reset would leave it nothing to recover.
+    OrphanedStreams listed = taker.managers().orphanedStreams(DEAD);
+    AtomicInteger asked = new AtomicInteger();
+    OrphanedStreams emptyOnceFenced =
+        new OrphanedStreams() {
+          @Override
+          public CompletableFuture<List<StreamMetadata>> streams() {
+            return asked.incrementAndGet() < 3
+                ? listed.streams()
+                : CompletableFuture.completedFuture(List.of());
+          }
+
+          @Override
+          public CompletableFuture<Void> closeStream(long streamId, long epoch) {
+            return listed.closeStream(streamId, epoch);
+          }
+        };
+
+    assertThatThrownBy(
+            () -> taker.engine().takeOver(DEAD, emptyOnceFenced).get(60, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(MetadataRejectedException.class);
+    assertThat(asked).hasValue(3);
+
+    Process back = start(DEAD, 1_000, c -> c);
+    assertEveryAckReadOnce(back.engine());
+  }
+
+  @Test
   void aNodeWithNothingOpenIsNotTouched() throws Exception {
     Process dead = start(DEAD, 1, c -> c);
     appendRecords(dead);
