@@ -31,9 +31,6 @@ final class SnapshotTable {
   /** Reads that find a row's chunks already replaced by a newer switch start over this often. */
   private static final int READ_ATTEMPTS = 5;
 
-  /** A manifest is this short; a prefix this long of any row tells which kind it is. */
-  private static final int PEEK_BYTES = 64;
-
   private final SqlBackend backend;
   private final long writer;
   private final int chunkBytes;
@@ -59,7 +56,7 @@ final class SnapshotTable {
     this.readSql = "SELECT idx, payload FROM " + snapshot + " WHERE id = 1";
     this.storedSql =
         "SELECT idx, length(payload), substr(payload, 1, "
-            + PEEK_BYTES
+            + SnapshotCodec.MANIFEST_BYTES
             + ") FROM "
             + snapshot
             + " WHERE id = 1";

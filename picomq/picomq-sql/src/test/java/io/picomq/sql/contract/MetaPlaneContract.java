@@ -29,6 +29,7 @@ import io.picomq.sql.log.RowCodec;
 import io.picomq.sql.log.SqlLog;
 import io.picomq.sql.log.Transition;
 import io.picomq.sql.log.View;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -47,6 +48,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -444,9 +446,9 @@ public abstract class MetaPlaneContract {
     first.close();
     // Envelope version 1 in the row itself, as documented: version, index, state, CRC32C.
     byte[] state = MACHINE.encodeSnapshot(before.state());
-    java.nio.ByteBuffer envelope = java.nio.ByteBuffer.allocate(1 + 8 + state.length + 4);
+    ByteBuffer envelope = ByteBuffer.allocate(1 + 8 + state.length + 4);
     envelope.put((byte) 1).putLong(before.appliedIndex()).put(state);
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    CRC32C crc = new CRC32C();
     crc.update(envelope.array(), 0, envelope.position());
     envelope.putInt((int) crc.getValue());
     SqlBackend raw = openNodeBackend();
