@@ -11,8 +11,10 @@ public sealed interface Route {
    *
    * @param nodeId the node that serves it
    * @param baseUrl that node's advertised address, e.g. {@code http://10.0.0.2:4437}
+   * @param view the position of the view that decided it, for the next node's {@link
+   *     StreamRouter#route(String, long)}
    */
-  record Redirect(int nodeId, String baseUrl) implements Route {}
+  record Redirect(int nodeId, String baseUrl, long view) implements Route {}
 
   /**
    * The node that had the stream open stopped (its liveness lapsed, or it restarted and has not

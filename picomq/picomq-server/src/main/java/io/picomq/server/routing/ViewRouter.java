@@ -6,10 +6,14 @@ import io.picomq.meta.state.PendingTransfer;
 import io.picomq.meta.state.StreamEntry;
 import io.picomq.server.metadata.MetadataPlane;
 import io.picomq.server.service.Registry;
+import io.picomq.sql.log.View;
 import io.picomq.stream.Route;
 import io.picomq.stream.StreamRouter;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
 
 /**
  * The decision table of the brief's section 5, against this node's view:
@@ -28,9 +32,19 @@ import java.util.OptionalLong;
  *   <li>with {@code redirect} off ({@code --routing local}) everything is served here.
  * </ul>
  *
- * A stale view costs a hop, never a second writer: opening a stream fences the previous epoch.
+ * A stale view costs a hop, never a second writer: opening a stream fences the previous epoch. A
+ * redirect names the position of the view that decided it, and the next node decides on a view at
+ * least that new: otherwise, while a transfer begins or completes, a target that has not applied it
+ * yet sends the client back to the source, which sends it to the target again, until the client's
+ * redirect limit ends the request (seen in {@code scripts/bench-transfer.sh}).
  */
 public final class ViewRouter implements StreamRouter {
+  /**
+   * How long a request waits for this node to apply the position a redirect named: the rows are in
+   * the log already, so this is a notification's delay; a view that cannot catch up decides as is.
+   */
+  private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(1);
+
   private final MetadataPlane plane;
   private final int selfNodeId;
   private final boolean redirect;
@@ -45,18 +59,19 @@ public final class ViewRouter implements StreamRouter {
   }
 
   @Override
-  public Route route(String streamName) {
+  public Route route(String streamName, long seen) {
     if (!redirect) {
       return Route.LOCAL;
     }
-    MetadataState state = plane.state();
+    View<MetadataState> view = atLeast(seen);
+    MetadataState state = view.state();
     OptionalLong streamId = Registry.registeredStreamId(state, streamName);
     if (streamId.isEmpty()) {
       return Route.LOCAL;
     }
     Optional<PendingTransfer> transfer = state.pendingTransfer(streamId.getAsLong());
     if (transfer.isPresent() && canServe(state, transfer.get().toNodeId())) {
-      return toNode(state, transfer.get().toNodeId());
+      return toNode(view, transfer.get().toNodeId());
     }
     Optional<StreamEntry> stream = state.stream(streamId.getAsLong());
     if (stream.isEmpty()) {
@@ -67,7 +82,7 @@ public final class ViewRouter implements StreamRouter {
       // otherwise any node may open it, and here is as good as anywhere.
       int placed = stream.get().nodeId();
       return stream.get().isPlaced() && canServe(state, placed)
-          ? toNode(state, placed)
+          ? toNode(view, placed)
           : Route.LOCAL;
     }
     NodeRecord owner = state.nodes().get(stream.get().nodeId());
@@ -83,7 +98,20 @@ public final class ViewRouter implements StreamRouter {
         || liveness.presumedDead(owner.nodeId(), owner.nodeEpoch())) {
       return new Route.Recovering(owner.nodeId());
     }
-    return toNode(state, owner.nodeId());
+    return toNode(view, owner.nodeId());
+  }
+
+  /** This node's view once it applied position {@code seen}, or the view at hand after a wait. */
+  private View<MetadataState> atLeast(long seen) {
+    View<MetadataState> view = plane.view();
+    if (seen <= view.appliedIndex()) {
+      return view;
+    }
+    try {
+      return plane.awaitApplied(seen, CATCH_UP_TIMEOUT).join();
+    } catch (CompletionException | CancellationException e) {
+      return plane.view();
+    }
   }
 
   /** Whether {@code nodeId} is a registered node process, not taken over, not presumed dead. */
@@ -94,11 +122,13 @@ public final class ViewRouter implements StreamRouter {
         && (nodeId == selfNodeId || !liveness.presumedDead(nodeId, node.nodeEpoch()));
   }
 
-  private Route toNode(MetadataState state, int nodeId) {
+  private Route toNode(View<MetadataState> view, int nodeId) {
     if (nodeId == selfNodeId) {
       return Route.LOCAL;
     }
-    NodeRecord node = state.nodes().get(nodeId);
-    return node == null ? Route.LOCAL : new Route.Redirect(nodeId, node.advertisedAddress());
+    NodeRecord node = view.state().nodes().get(nodeId);
+    return node == null
+        ? Route.LOCAL
+        : new Route.Redirect(nodeId, node.advertisedAddress(), view.appliedIndex());
   }
 }

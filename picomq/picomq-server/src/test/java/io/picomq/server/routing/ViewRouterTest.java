@@ -19,9 +19,13 @@ import io.picomq.stream.CreateRequest;
 import io.picomq.stream.Route;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,21 +39,8 @@ class ViewRouterTest {
         MetadataPlane.open(
             "sqlite::memory:", new NodeIdentity(1, 10, "http://one:4437", 1), Clock.systemUTC())) {
       plane.start();
-      StreamEngine engine =
-          S3Stream.builder()
-              .config(EngineConfig.builder().nodeId(1).nodeEpoch(10).build())
-              .storage("0@file://" + dir.resolve("objects"))
-              .streamManager(new PlaneStreamManager(plane, new HandoffCompletions(plane)))
-              .objectManager(new PlaneObjectManager(plane, Clock.systemUTC()))
-              .build();
-      engine.start().join();
-      var service =
-          new EngineStreamService(
-              plane,
-              engine,
-              Clock.systemUTC(),
-              Executors.newVirtualThreadPerTaskExecutor(),
-              PooledByteBufAllocator.DEFAULT);
+      StreamEngine engine = engineOn(plane, 1, 10);
+      EngineStreamService service = serviceOn(plane, engine);
       Set<Integer> dead = ConcurrentHashMap.newKeySet();
       ViewRouter router =
           new ViewRouter(plane, 1, true, (nodeId, nodeEpoch) -> dead.contains(nodeId));
@@ -64,7 +55,7 @@ class ViewRouterTest {
       engine.shutdown().join(); // closes the stream on node 1
       Outcome opened = plane.proposeAccepted(new Command.OpenStream(streamId, 2, 20)).join();
       assertThat(opened).isInstanceOf(Outcome.StreamOpened.class);
-      assertThat(router.route("/s")).isEqualTo(new Route.Redirect(2, "http://two:4437"));
+      assertThat(router.route("/s")).isEqualTo(redirect(2, "http://two:4437", plane));
       assertThat(new ViewRouter(plane, 1, false, NodeLivenessCheck.NONE_DEAD).route("/s"))
           .isEqualTo(Route.LOCAL);
 
@@ -81,7 +72,7 @@ class ViewRouterTest {
       plane.proposeAccepted(new Command.CloseStream(streamId, epoch, 2, 21)).join();
       // Closed, it stays placed on node 2, which opens it on the next request; if node 2 is
       // presumed dead, any node may open it.
-      assertThat(router.route("/s")).isEqualTo(new Route.Redirect(2, "http://two:4437"));
+      assertThat(router.route("/s")).isEqualTo(redirect(2, "http://two:4437", plane));
       dead.add(2);
       assertThat(router.route("/s")).isEqualTo(Route.LOCAL);
       dead.clear();
@@ -93,19 +84,84 @@ class ViewRouterTest {
 
       // Opened on node 2 again, then node 2 is taken over by node 1: under recovery.
       plane.proposeAccepted(new Command.OpenStream(streamId, 2, 21)).join();
-      assertThat(router.route("/s")).isEqualTo(new Route.Redirect(2, "http://two:4437"));
+      assertThat(router.route("/s")).isEqualTo(redirect(2, "http://two:4437", plane));
 
       // A pending transfer to node 3 sends requests there, unless node 3 is presumed dead.
       plane.proposeAccepted(new Command.RegisterNode(3, 30, "http://three:4437", 1)).join();
       plane.proposeAccepted(new Command.TransferStream(streamId, 3)).join();
-      assertThat(router.route("/s")).isEqualTo(new Route.Redirect(3, "http://three:4437"));
+      assertThat(router.route("/s")).isEqualTo(redirect(3, "http://three:4437", plane));
       dead.add(3);
-      assertThat(router.route("/s")).isEqualTo(new Route.Redirect(2, "http://two:4437"));
+      assertThat(router.route("/s")).isEqualTo(redirect(2, "http://two:4437", plane));
       dead.clear();
       plane.proposeAccepted(new Command.CancelTransfer(streamId)).join();
 
       plane.proposeAccepted(new Command.TakeOverNode(2, 21, 1, 10)).join();
       assertThat(router.route("/s")).isEqualTo(new Route.Recovering(2));
     }
+  }
+
+  /**
+   * A redirect names the position of the view that decided it; the next node decides on a view at
+   * least that new, so a target that has not applied a transfer yet does not send the client back
+   * to the source. Here the view lags because the row is not written yet.
+   */
+  @Test
+  void routesWithAViewAtLeastAsNewAsTheRedirectsOne() throws Exception {
+    try (MetadataPlane plane =
+        MetadataPlane.open(
+            "sqlite::memory:", new NodeIdentity(1, 10, "http://one:4437", 1), Clock.systemUTC())) {
+      plane.start();
+      StreamEngine engine = engineOn(plane, 1, 10);
+      serviceOn(plane, engine).create("/s", CreateRequest.of("text/plain")).join();
+      engine.shutdown().join(); // nothing else writes to the log from here on
+      plane.proposeAccepted(new Command.RegisterNode(2, 20, "http://two:4437", 1)).join();
+      long streamId = Registry.registeredStreamId(plane.state(), "/s").getAsLong();
+      plane.proposeAccepted(new Command.OpenStream(streamId, 2, 20)).join();
+      ViewRouter router = new ViewRouter(plane, 1, true, NodeLivenessCheck.NONE_DEAD);
+      long applied = plane.view().appliedIndex();
+      assertThat(router.route("/s", applied)).isEqualTo(redirect(2, "http://two:4437", plane));
+
+      // Another node saw the next row, a transfer to this node: the request waits for it here.
+      CompletableFuture<Route> routed =
+          CompletableFuture.supplyAsync(() -> router.route("/s", applied + 1));
+      Awaitility.await("the request waiting for the row")
+          .during(Duration.ofMillis(200))
+          .atMost(Duration.ofSeconds(2))
+          .until(() -> !routed.isDone());
+      plane.proposeAccepted(new Command.TransferStream(streamId, 1)).join();
+      assertThat(routed.get(5, TimeUnit.SECONDS)).isEqualTo(Route.LOCAL);
+
+      // A position this node does not reach in time: the view at hand decides, after a bounded
+      // wait.
+      plane.proposeAccepted(new Command.CancelTransfer(streamId)).join();
+      assertThat(router.route("/s", plane.view().appliedIndex() + 1_000))
+          .isEqualTo(redirect(2, "http://two:4437", plane));
+    }
+  }
+
+  private StreamEngine engineOn(MetadataPlane plane, int nodeId, long nodeEpoch) {
+    StreamEngine engine =
+        S3Stream.builder()
+            .config(EngineConfig.builder().nodeId(nodeId).nodeEpoch(nodeEpoch).build())
+            .storage("0@file://" + dir.resolve("objects"))
+            .streamManager(new PlaneStreamManager(plane, new HandoffCompletions(plane)))
+            .objectManager(new PlaneObjectManager(plane, Clock.systemUTC()))
+            .build();
+    engine.start().join();
+    return engine;
+  }
+
+  private static EngineStreamService serviceOn(MetadataPlane plane, StreamEngine engine) {
+    return new EngineStreamService(
+        plane,
+        engine,
+        Clock.systemUTC(),
+        Executors.newVirtualThreadPerTaskExecutor(),
+        PooledByteBufAllocator.DEFAULT);
+  }
+
+  /** A redirect to {@code nodeId} decided on {@code plane}'s current view. */
+  private static Route redirect(int nodeId, String baseUrl, MetadataPlane plane) {
+    return new Route.Redirect(nodeId, baseUrl, plane.view().appliedIndex());
   }
 }
