@@ -18,6 +18,7 @@ import io.picomq.server.service.Registry;
 import io.picomq.stream.CreateRequest;
 import io.picomq.stream.Route;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
@@ -35,10 +36,7 @@ class ViewRouterTest {
 
   @Test
   void routesByTheOwnerInTheView() throws Exception {
-    try (MetadataPlane plane =
-        MetadataPlane.open(
-            "sqlite::memory:", new NodeIdentity(1, 10, "http://one:4437", 1), Clock.systemUTC())) {
-      plane.start();
+    try (MetadataPlane plane = startedPlaneOfNodeOne()) {
       StreamEngine engine = engineOn(plane, 1, 10);
       EngineStreamService service = serviceOn(plane, engine);
       Set<Integer> dead = ConcurrentHashMap.newKeySet();
@@ -107,10 +105,7 @@ class ViewRouterTest {
    */
   @Test
   void routesWithAViewAtLeastAsNewAsTheRedirectsOne() throws Exception {
-    try (MetadataPlane plane =
-        MetadataPlane.open(
-            "sqlite::memory:", new NodeIdentity(1, 10, "http://one:4437", 1), Clock.systemUTC())) {
-      plane.start();
+    try (MetadataPlane plane = startedPlaneOfNodeOne()) {
       StreamEngine engine = engineOn(plane, 1, 10);
       serviceOn(plane, engine).create("/s", CreateRequest.of("text/plain")).join();
       engine.shutdown().join(); // nothing else writes to the log from here on
@@ -137,6 +132,15 @@ class ViewRouterTest {
       assertThat(router.route("/s", plane.view().appliedIndex() + 1_000))
           .isEqualTo(redirect(2, "http://two:4437", plane));
     }
+  }
+
+  /** Node 1 (epoch 10) on an in-memory SQLite log, registered. */
+  private static MetadataPlane startedPlaneOfNodeOne() throws SQLException {
+    MetadataPlane plane =
+        MetadataPlane.open(
+            "sqlite::memory:", new NodeIdentity(1, 10, "http://one:4437", 1), Clock.systemUTC());
+    plane.start();
+    return plane;
   }
 
   private StreamEngine engineOn(MetadataPlane plane, int nodeId, long nodeEpoch) {
