@@ -23,7 +23,7 @@ import java.util.function.Function;
  */
 public final class RoutingHandler implements RequestHandler {
   /** The query parameter a redirect adds to its {@code Location}; see {@link StreamRouter}. */
-  public static final String VIEW_PARAMETER = "pico-view";
+  private static final String VIEW_PARAMETER = "pico-view";
 
   private final StreamRouter router;
   private final Function<String, Optional<String>> streamNameOf;

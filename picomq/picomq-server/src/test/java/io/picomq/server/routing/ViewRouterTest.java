@@ -126,8 +126,8 @@ class ViewRouterTest {
       plane.proposeAccepted(new Command.TransferStream(streamId, 1)).join();
       assertThat(routed.get(5, TimeUnit.SECONDS)).isEqualTo(Route.LOCAL);
 
-      // A position this node does not reach in time: the view at hand decides, after a bounded
-      // wait.
+      // A position this node does not reach in time: the request is not failed, the view at
+      // hand decides.
       plane.proposeAccepted(new Command.CancelTransfer(streamId)).join();
       assertThat(router.route("/s", plane.view().appliedIndex() + 1_000))
           .isEqualTo(redirect(2, "http://two:4437", plane));
