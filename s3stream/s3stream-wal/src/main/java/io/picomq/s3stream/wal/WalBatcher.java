@@ -6,6 +6,7 @@ import io.picomq.s3stream.walobject.WalObjectCodec;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongBinaryOperator;
@@ -29,10 +30,15 @@ import java.util.function.LongBinaryOperator;
  *       latency, never by the interval; or
  *   <li>when a record arrives and at least {@code batchInterval} has passed since the previous
  *       seal; or
- *   <li>otherwise by a timer, {@code batchInterval} after the previous seal.
+ *   <li>otherwise by a timer, {@code batchInterval} after the previous seal;
  * </ul>
  *
- * So seals caused by neither size nor idleness are at least {@code batchInterval} apart, and an
+ * but a seal due to the interval waits while {@code maxInflightUploadCount} sealed batches are not
+ * yet confirmed, and happens when the next of them is: the open batch keeps gathering instead of
+ * queueing behind the PUTs in flight, so when storing is the bottleneck (a slow disk, a busy CPU)
+ * batches grow and the store does fewer, larger writes for the same records.
+ *
+ * <p>So seals caused by neither size nor idleness are at least {@code batchInterval} apart, and an
  * idle seal has no other PUT of this WAL in flight (at most one at a time, each at least a PUT's
  * latency apart), which bounds the PUT rate by {@code max(1/batchInterval, 1/putLatency) +
  * ingest/maxBytesInBatch}, and a record waits at most {@code batchInterval} before its batch is
@@ -54,6 +60,9 @@ public final class WalBatcher {
 
   /** Framed bytes appended and not yet stored; grows under the lock, shrinks on the owner. */
   private final AtomicLong unflushedBytes = new AtomicLong();
+
+  /** Sealed batches not yet confirmed; grows at a seal (under the lock), shrinks on the owner. */
+  private final AtomicInteger unconfirmedBatches = new AtomicInteger();
 
   private final ReentrantLock lock = new ReentrantLock();
 
@@ -96,9 +105,27 @@ public final class WalBatcher {
     return unflushedBytes.get();
   }
 
-  /** The owner confirmed {@code bytes} of framed records. */
+  /**
+   * The owner confirmed a sealed batch of {@code bytes} framed records; seals the open batch if it
+   * waited only for that.
+   */
   public void stored(long bytes) {
     unflushedBytes.addAndGet(-bytes);
+    if (unconfirmedBatches.decrementAndGet() >= config.maxInflightUploadCount()) {
+      return;
+    }
+    boolean sealedOne = false;
+    lock.lock();
+    try {
+      if (!open.isEmpty() && (status instanceof WalStatus.Open)) {
+        sealedOne = sealIfDueLocked();
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (sealedOne) {
+      afterSeal.run();
+    }
   }
 
   /** The next sealed batch in offset order, or null; for the owner thread. */
@@ -249,6 +276,9 @@ public final class WalBatcher {
     }
     long waitedNanos = scheduler.nanoTime() - lastSealNanos;
     if (waitedNanos >= intervalNanos) {
+      if (unconfirmedBatches.get() >= config.maxInflightUploadCount()) {
+        return false; // the next confirmation seals it (stored)
+      }
       sealLocked();
       return true;
     }
@@ -281,6 +311,7 @@ public final class WalBatcher {
     }
     long end = batchEnd.applyAsLong(open.startOffset, open.sizeBytes);
     sealed.add(new SealedBatch(open, end, trimOffset));
+    unconfirmedBatches.incrementAndGet();
     open = new OpenBatch(end);
     lastSealNanos = scheduler.nanoTime();
   }

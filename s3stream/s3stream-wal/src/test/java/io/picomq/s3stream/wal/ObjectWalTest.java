@@ -232,7 +232,7 @@ class ObjectWalTest {
   }
 
   @Test
-  void putsInFlightNeverExceedTheLimit() {
+  void putsInFlightNeverExceedTheLimitAndLaterRecordsGatherMeanwhile() {
     FaultInjectingObjectStore paused = new FaultInjectingObjectStore(store);
     RecordingObjectStore recording = new RecordingObjectStore(paused);
     WalConfig config = UNBATCHED.newBuilder().maxInflightUploadCount(3).build();
@@ -251,8 +251,34 @@ class ObjectWalTest {
     paused.resume();
     durable.forEach(WriteAheadLogContract::await);
     assertThat(recording.maxConcurrentPuts()).isEqualTo(3);
-    assertThat(recording.putCount() - before).isEqualTo(10);
+    // Records 3-9 waited in the open batch, not in sealed ones: one more PUT stores them all.
+    assertThat(recording.putCount() - before).isEqualTo(4);
     await(wal.shutdownGracefully());
+  }
+
+  @Test
+  void anIntervalSealWaitsForTheConfirmationThatFreesASlot() {
+    ManualScheduler clock = new ManualScheduler();
+    RecordingObjectStore recording =
+        new RecordingObjectStore(new LatencyObjectStore(store, clock, Duration.ofMillis(5)));
+    WalConfig config =
+        WalConfig.builder().batchInterval(Duration.ofMillis(1)).maxInflightUploadCount(1).build();
+    ObjectWal wal = openOn(clock, recording, config);
+    int before = recording.putCount();
+    CompletableFuture<Void> first = appendOne(wal); // the WAL is idle: sealed at once
+    List<CompletableFuture<Void>> gathered = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      clock.advance(Duration.ofMillis(1));
+      gathered.add(appendOne(wal)); // the interval has passed, but the one slot is taken
+    }
+    assertThat(recording.putCount() - before).isEqualTo(1);
+    clock.advance(Duration.ofMillis(1));
+    assertThat(first).isCompleted();
+    assertThat(recording.putCount() - before).as("the four go as one object").isEqualTo(2);
+    clock.advance(Duration.ofMillis(5));
+    assertThat(gathered).allMatch(CompletableFuture::isDone);
+    advanceUntilDone(clock, wal.shutdownGracefully());
+    assertThat(recording.putCount() - before).isEqualTo(2);
   }
 
   @Test

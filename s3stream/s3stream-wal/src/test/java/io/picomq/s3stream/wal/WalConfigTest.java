@@ -14,8 +14,9 @@ class WalConfigTest {
   void defaultsFollowWhatAPutCosts() {
     assertThat(WalConfig.defaults())
         .isEqualTo(new WalConfig(Duration.ofMillis(250), 8L << 20, 1L << 30, 50));
-    assertThat(WalConfig.builder(ObjectStorageUri.Scheme.FILE).build().batchInterval())
-        .isLessThanOrEqualTo(Duration.ofMillis(5));
+    WalConfig file = WalConfig.builder(ObjectStorageUri.Scheme.FILE).build();
+    assertThat(file.batchInterval()).isLessThanOrEqualTo(Duration.ofMillis(5));
+    assertThat(file.maxInflightUploadCount()).as("records gather during an fsync").isEqualTo(1);
     assertThat(WalConfig.builder(ObjectStorageUri.Scheme.MEMORY).build().batchInterval())
         .isLessThanOrEqualTo(Duration.ofMillis(5));
   }
