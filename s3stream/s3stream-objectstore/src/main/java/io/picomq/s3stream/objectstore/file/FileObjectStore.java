@@ -12,6 +12,7 @@ import io.picomq.s3stream.objectstore.ObjectStoreException;
 import io.picomq.s3stream.objectstore.ObjectStoreException.Kind;
 import io.picomq.s3stream.objectstore.ReadBuffers;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -232,14 +233,12 @@ public final class FileObjectStore implements ObjectStore {
         spares.claim(temp) ? StandardOpenOption.TRUNCATE_EXISTING : StandardOpenOption.CREATE_NEW;
     try {
       try (FileChannel out = FileChannel.open(temp, open, StandardOpenOption.WRITE)) {
-        int index = data.readerIndex();
-        long position = 0;
-        int remaining = data.readableBytes();
+        // One gathering write for the whole object: a WAL object is a composite of a few buffers
+        // per record, and ByteBuf.getBytes(FileChannel) would make a system call for each.
+        ByteBuffer[] buffers = data.nioBuffers(data.readerIndex(), data.readableBytes());
+        long remaining = data.readableBytes();
         while (remaining > 0) {
-          int written = data.getBytes(index, out, position, remaining);
-          index += written;
-          position += written;
-          remaining -= written;
+          remaining -= out.write(buffers);
         }
         out.force(true);
       }
