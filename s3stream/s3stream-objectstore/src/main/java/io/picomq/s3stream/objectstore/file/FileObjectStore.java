@@ -74,6 +74,9 @@ public final class FileObjectStore implements ObjectStore {
    */
   private static final int SPARE_FILES = 65_536;
 
+  /** Buffers per gathering write: Linux's IOV_MAX, the most one writev takes. */
+  private static final int GATHER_MAX = 1024;
+
   private final Path root;
   private final IoPool io;
 
@@ -233,13 +236,7 @@ public final class FileObjectStore implements ObjectStore {
         spares.claim(temp) ? StandardOpenOption.TRUNCATE_EXISTING : StandardOpenOption.CREATE_NEW;
     try {
       try (FileChannel out = FileChannel.open(temp, open, StandardOpenOption.WRITE)) {
-        // One gathering write for the whole object: a WAL object is a composite of a few buffers
-        // per record, and ByteBuf.getBytes(FileChannel) would make a system call for each.
-        ByteBuffer[] buffers = data.nioBuffers(data.readerIndex(), data.readableBytes());
-        long remaining = data.readableBytes();
-        while (remaining > 0) {
-          remaining -= out.write(buffers);
-        }
+        writeGathering(out, data.nioBuffers(data.readerIndex(), data.readableBytes()));
         out.force(true);
       }
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
@@ -248,6 +245,26 @@ public final class FileObjectStore implements ObjectStore {
       throw e;
     }
     fsync(dir);
+  }
+
+  /**
+   * Writes {@code buffers} with as few system calls as the kernel allows: a WAL object is a
+   * composite of a few buffers per record, and ByteBuf.getBytes(FileChannel) would make a call for
+   * each. Each write starts at the first buffer not yet written and spans at most {@link
+   * #GATHER_MAX}: the JDK takes a memory session on every buffer in the span, written or empty ones
+   * too (Netty's pooled direct buffers have a session on JDK 24+), and releases them by a recursion
+   * as deep as their number. Handing it the whole array again after each writev overflowed the
+   * stack on a stream object of tens of thousands of pieces.
+   */
+  private static void writeGathering(FileChannel out, ByteBuffer[] buffers) throws IOException {
+    int first = 0;
+    while (first < buffers.length) {
+      int length = Math.min(GATHER_MAX, buffers.length - first);
+      out.write(buffers, first, length);
+      while (first < buffers.length && !buffers[first].hasRemaining()) {
+        first++;
+      }
+    }
   }
 
   /**
